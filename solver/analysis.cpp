@@ -1,0 +1,92 @@
+#include "solver/analysis.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+
+namespace kalah {
+
+int value_after_sowing(const Board& b, int m, int pit, const Rules& rules, const Oracle& oracle) {
+  Board next = b;
+  const SowOutcome o = sow(next, m, pit, rules);
+  return o.extra_turn ? o.stored + oracle(next) : o.stored - oracle(flipped(next, m));
+}
+
+namespace {
+
+int signed_for(Side s, int remainder) { return s == Side::South ? remainder : -remainder; }
+
+bool is_start(const Position& p) {
+  if (p.to_move != Side::South || p.store[0] || p.store[1]) return false;
+  for (int s = 0; s < 2; ++s)
+    for (int i = 0; i < p.pits; ++i)
+      if (p.side[s][i] != p.side[0][0]) return false;
+  return true;
+}
+
+}  // namespace
+
+PositionSolution solve_position(const Position& p, const Rules& rules, const Oracle& oracle) {
+  Rules natural = rules;
+  natural.early_end = false;
+  PositionSolution sol;
+  Game game(p, natural);
+  if (game.over()) {
+    sol.value = game.margin();
+    sol.final_position = game.position();
+    return sol;
+  }
+  const int m = p.pits;
+  sol.value = p.margin() + signed_for(p.to_move, oracle(p.board()));
+  bool first = true;
+  while (!game.over()) {
+    const Board b = game.position().board();
+    int best_value = INT_MIN;
+    std::vector<int> best;
+    for (int pit : game.legal_pits()) {
+      const int v = value_after_sowing(b, m, pit, natural, oracle);
+      if (v > best_value) {
+        best_value = v;
+        best.clear();
+      }
+      if (v == best_value) best.push_back(pit);
+    }
+    if (first) sol.best = best;
+    first = false;
+    sol.pv.push_back(game.sow(best.front()));
+  }
+  sol.final_position = game.position();
+  return sol;
+}
+
+Openings analyse_openings(const Position& p, const Rules& rules, const Oracle& oracle) {
+  Openings out;
+  const int m = p.pits;
+  const Board b = p.board();
+  const Side mover = p.to_move;
+  int remainder = 0;
+  const bool over = is_terminal(b, m, rules.end, remainder);
+  out.value = p.margin() + signed_for(mover, over ? remainder : oracle(b));
+  if (over) return out;
+  for (int pit = 0; pit < m; ++pit) {
+    if (b.cells[pit] == 0) continue;
+    Board next = b;
+    const SowOutcome o = sow(next, m, pit, rules);
+    const int v = o.extra_turn ? o.stored + oracle(next) : o.stored - oracle(flipped(next, m));
+    out.moves.push_back({pit, p.margin() + signed_for(mover, v), o.extra_turn});
+  }
+  for (const Turn& t : complete_turns(b, m, rules)) {
+    const int v = t.mover_again ? t.stored + oracle(t.board) : t.stored - oracle(flipped(t.board, m));
+    out.turns.push_back({t.pits, p.margin() + signed_for(mover, v)});
+  }
+  if (rules.pie && is_start(p)) {
+    int pie = INT_MIN;
+    for (const TurnValue& t : out.turns) pie = std::max(pie, -std::abs(t.value));
+    out.pie_value = pie;
+    for (const TurnValue& t : out.turns)
+      if (-std::abs(t.value) == pie) out.balanced.push_back(t.pits);
+  }
+  return out;
+}
+
+}  // namespace kalah

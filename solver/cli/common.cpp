@@ -1,0 +1,111 @@
+#include "solver/cli/common.hpp"
+
+#include <iostream>
+
+namespace kalah::cli {
+
+const char* const kEarlyEndNote =
+    "early end is on: it never changes the winner; the margin shown is the natural-end margin";
+
+po::options_description rule_options() {
+  po::options_description o("Rule options");
+  o.add_options()
+      ("rules", po::value<std::string>()->default_value("standard"),
+       "preset: standard | empty-capture | bga | relay (the options below override it)")
+      ("capture", po::value<std::string>(), "nonempty | empty")
+      ("end", po::value<std::string>(), "either | mover")
+      ("sowing", po::value<std::string>(), "kalah | relay")
+      ("early-end", "the game stops once a store holds more than half of all seeds")
+      ("no-early-end", "turn early end off (e.g. for the bga and relay presets)")
+      ("pie", "pie rule: North may swap sides after South's first turn");
+  return o;
+}
+
+Rules rules_from(const po::variables_map& vm) {
+  try {
+    Rules r = Rules::preset(vm["rules"].as<std::string>());
+    if (vm.count("sowing")) r.sowing = parse_sowing(vm["sowing"].as<std::string>());
+    if (vm.count("capture")) r.capture = parse_capture(vm["capture"].as<std::string>());
+    if (vm.count("end")) r.end = parse_end_rule(vm["end"].as<std::string>());
+    if (vm.count("early-end") && vm.count("no-early-end"))
+      throw UsageError("--early-end and --no-early-end contradict each other");
+    if (vm.count("early-end")) r.early_end = true;
+    if (vm.count("no-early-end")) r.early_end = false;
+    if (vm.count("pie")) r.pie = true;
+    if (r.sowing == Sowing::Relay && vm.count("capture"))
+      throw UsageError("--capture applies to kalah sowing only; the relay variant has its own 2/3 capture");
+    return r;
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
+po::options_description board_options(int default_pits, int default_seeds) {
+  po::options_description o("Board options");
+  o.add_options()
+      ("pits,m", po::value<int>()->default_value(default_pits), "pits a side (1..8)")
+      ("seeds,n", po::value<int>()->default_value(default_seeds), "seeds a pit at the start")
+      ("position", po::value<std::string>(),
+       "a position instead of the start: S1,..,Sm/N1,..,Nm/storeS/storeN/S|N");
+  return o;
+}
+
+Position position_from(const po::variables_map& vm) {
+  try {
+    const int m = vm["pits"].as<int>();
+    if (vm.count("position")) {
+      const bool pits_given = !vm["pits"].defaulted();
+      return Position::parse(vm["position"].as<std::string>(), pits_given ? m : 0);
+    }
+    return Position::start(m, vm["seeds"].as<int>());
+  } catch (const PositionError& e) {
+    throw UsageError(e.what());
+  }
+}
+
+bool parse_command(const std::string& name, const std::string& synopsis, po::options_description options,
+                   const std::vector<std::string>& args, po::variables_map& vm,
+                   const po::positional_options_description* positional) {
+  options.add_options()("help,h", "show this help");
+  try {
+    po::command_line_parser parser(args);
+    parser.options(options);
+    if (positional)
+      parser.positional(*positional);
+    else
+      parser.positional(po::positional_options_description());
+    po::store(parser.run(), vm);
+    if (vm.count("help")) {
+      std::cout << "Usage: kalah " << name << " " << synopsis << "\n\n" << options << "\n";
+      return false;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(std::string(e.what()) + " (see 'kalah " + name + " --help')");
+  }
+  return true;
+}
+
+std::string signed_value(int v) { return v > 0 ? "+" + std::to_string(v) : std::to_string(v); }
+
+std::string outcome_text(int margin) {
+  if (margin > 0) return "South wins by " + std::to_string(margin);
+  if (margin < 0) return "North wins by " + std::to_string(-margin);
+  return "draw";
+}
+
+void write_rules_json(JsonWriter& json, const Rules& rules) {
+  json.key("rules").begin_object();
+  json.field("preset", rules.preset_name());
+  json.field("sowing", std::string(to_string(rules.sowing)));
+  json.field("capture", std::string(to_string(rules.capture)));
+  json.field("end", std::string(to_string(rules.end)));
+  json.field("early_end", rules.early_end);
+  json.field("pie", rules.pie);
+  json.field("text", rules.describe());
+  json.end_object();
+}
+
+std::string rules_text(const Rules& rules) { return rules.preset_name() + " (" + rules.describe() + ")"; }
+
+}  // namespace kalah::cli

@@ -1,0 +1,51 @@
+// solver/cli/common.hpp — what every `kalah` subcommand shares: option parsing with
+// Boost.Program_options, the rule options, board/position options, errors and exit codes.
+//
+// Exit codes: 0 success, 1 failure while working (illegal move in a record, unreadable or
+// corrupt database, ...), 2 usage error (unknown option, bad value, malformed position).
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
+#include "solver/cli/json.hpp"
+
+namespace kalah::cli {
+
+namespace po = boost::program_options;
+
+// A usage error: reported on one line, exit code 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// --rules PRESET, --capture, --end, --early-end, --pie, --sowing.
+po::options_description rule_options();
+Rules rules_from(const po::variables_map& vm);
+
+// --pits M, --seeds N, --position POS (defaults: 6 pits, 4 seeds, the start position).
+po::options_description board_options(int default_pits = 6, int default_seeds = 4);
+// The start position of Kalah(pits, seeds), or --position checked against --pits when given.
+Position position_from(const po::variables_map& vm);
+
+// Parse a subcommand's arguments. Returns false when --help was asked for (help printed).
+// Throws UsageError for anything malformed.
+bool parse_command(const std::string& name, const std::string& synopsis, po::options_description options,
+                   const std::vector<std::string>& args, po::variables_map& vm,
+                   const po::positional_options_description* positional = nullptr);
+
+// "+8", "0", "-2".
+std::string signed_value(int v);
+// "South wins by 8", "draw", "North wins by 2" for a South-minus-North margin.
+std::string outcome_text(int margin);
+void write_rules_json(JsonWriter& json, const Rules& rules);
+// One-line rules summary: "standard (sowing=kalah capture=nonempty end=either ...)".
+std::string rules_text(const Rules& rules);
+// The note printed with every margin computed under early end.
+extern const char* const kEarlyEndNote;
+
+}  // namespace kalah::cli

@@ -1,0 +1,61 @@
+// The `kalah` command-line tool: dispatches to the subcommands of commands.hpp.
+#include <exception>
+#include <iostream>
+#include <new>
+#include <string>
+
+#include "solver/cli/commands.hpp"
+#include "solver/cli/common.hpp"
+
+namespace {
+
+struct Command {
+  const char* name;
+  int (*run)(const kalah::cli::Args&);
+  const char* summary;
+};
+
+const Command kCommands[] = {
+    {"solve", kalah::cli::run_solve, "exact value, best move and principal variation of a position"},
+    {"openings", kalah::cli::run_openings, "value of every first sowing and first turn; pie rule"},
+    {"replay", kalah::cli::run_replay, "replay a game record (Finnish or Irving notation)"},
+    {"db", kalah::cli::run_db, "endgame databases: build, info, probe, verify"},
+    {"bench", kalah::cli::run_bench, "fixed search benchmark; prints a node-count signature"},
+};
+
+void print_usage(std::ostream& out) {
+  out << "Usage: kalah <command> [options]   (kalah <command> --help for its options)\n\nCommands:\n";
+  for (const auto& c : kCommands) out << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.summary << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    print_usage(std::cerr);
+    return 2;
+  }
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    print_usage(std::cout);
+    return 0;
+  }
+  const kalah::cli::Args args(argv + 2, argv + argc);
+  for (const auto& c : kCommands) {
+    if (name != c.name) continue;
+    try {
+      return c.run(args);
+    } catch (const kalah::cli::UsageError& e) {
+      std::cerr << "kalah " << name << ": " << e.what() << "\n";
+      return 2;
+    } catch (const std::bad_alloc&) {
+      std::cerr << "kalah " << name << ": out of memory\n";
+      return 1;
+    } catch (const std::exception& e) {
+      std::cerr << "kalah " << name << ": " << e.what() << "\n";
+      return 1;
+    }
+  }
+  std::cerr << "kalah: unknown command '" << name << "' (see 'kalah --help')\n";
+  return 2;
+}

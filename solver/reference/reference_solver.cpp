@@ -1,0 +1,45 @@
+#include "solver/reference/reference_solver.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+
+namespace kalah {
+
+std::size_t ReferenceSolver::BoardHash::operator()(const Board& b) const {
+  std::uint64_t lo = 0, hi = 0;
+  std::memcpy(&lo, b.cells.data(), 8);
+  std::memcpy(&hi, b.cells.data() + 8, 8);
+  std::uint64_t h = lo * 0x9E3779B97F4A7C15ULL ^ (hi + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+  return static_cast<std::size_t>(h ^ (h >> 29));
+}
+
+int ReferenceSolver::value_after(const Board& b, int pit) {
+  Board next = b;
+  const SowOutcome o = sow(next, pits_, pit, rules_);
+  return o.extra_turn ? o.stored + value(next) : o.stored - value(flipped(next, pits_));
+}
+
+int ReferenceSolver::value(const Board& b) {
+  int remainder = 0;
+  if (is_terminal(b, pits_, rules_.end, remainder)) return remainder;
+  if (auto it = memo_.find(b); it != memo_.end()) return it->second;
+  ++nodes_;
+  int best = INT_MIN;
+  for (int pit = 0; pit < pits_; ++pit)
+    if (b.cells[pit] > 0) best = std::max(best, value_after(b, pit));
+  memo_.emplace(b, best);
+  return best;
+}
+
+std::vector<int> ReferenceSolver::best_pits(const Board& b) {
+  std::vector<int> best;
+  int remainder = 0;
+  if (is_terminal(b, pits_, rules_.end, remainder)) return best;
+  const int target = value(b);
+  for (int pit = 0; pit < pits_; ++pit)
+    if (b.cells[pit] > 0 && value_after(b, pit) == target) best.push_back(pit);
+  return best;
+}
+
+}  // namespace kalah
