@@ -1,0 +1,59 @@
+// solver/db/database.hpp — endgame databases: the exact remainder value of every board with
+// at most S seeds in the pits, for one pit count m and one rule set.
+//
+// CONTRACT between the database (solver/db/) and its users (search, CLI). The remainder
+// value is the one of engine/board.hpp: the mover's future store gain minus the
+// opponent's, perfect play, natural end. Levels k = 0..S hold the boards with exactly k
+// seeds in the pits; see docs/db-format.md for the indexing and the file format.
+//
+// (Skeleton written before the implementation; the builder issue fills it in.)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/board.hpp"
+#include "engine/rules.hpp"
+
+namespace kalah {
+
+// A database file or directory that cannot be used: the message names the file and the
+// problem (missing, truncated, corrupt block, checksum, wrong rules or pit count, ...).
+struct DatabaseError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class EndgameDatabase {
+ public:
+  EndgameDatabase() = default;
+
+  // Compute levels 0..max_seeds in memory (no files). Throws std::invalid_argument for rule
+  // sets whose values depend on the stores (early end).
+  static EndgameDatabase build_in_memory(int pits, const Rules& rules, int max_seeds, int threads = 0);
+
+  // Load levels 0..max_seeds (all levels present when max_seeds < 0) from `dir`, checking
+  // headers and checksums and that the files were built for `pits` and rules with the same
+  // values as `rules`. memory_limit_bytes = 0: no limit. Throws DatabaseError.
+  static EndgameDatabase load(const std::filesystem::path& dir, int pits, const Rules& rules,
+                              int max_seeds = -1, std::size_t memory_limit_bytes = 0);
+
+  int pits() const { return pits_; }
+  int max_seeds() const { return max_seeds_; }  // -1 when empty
+  const Rules& rules() const { return rules_; }
+  bool empty() const { return max_seeds_ < 0; }
+
+  // Remainder value of `b` (mover to move). Requires seeds_in(b) <= max_seeds().
+  int value(const Board& b) const;
+
+ private:
+  int pits_ = 0;
+  int max_seeds_ = -1;
+  Rules rules_;
+  std::vector<std::vector<std::int8_t>> levels_;  // levels_[k][index(board)]
+};
+
+}  // namespace kalah
