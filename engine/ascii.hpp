@@ -4,12 +4,12 @@
 // on the far right as seen from South), South's pits below, left to right. North's store is
 // at the left end, South's at the right end. Pits are labelled N1..Nm and S1..Sm, 1-based
 // from each owner's left (the Finnish numbering; the Irving notation subtracts one). The row
-// of the side to move is marked, e.g. Kalah(6,3) after South's sowing of pit 4:
+// of the side to move is marked, e.g. Kalah(6,3) after South's turn "45" (Finnish notation):
 //
 //          N6   N5   N4   N3   N2   N1
-//        [  3][  3][  3][  3][  3][  3]      North
-//   N [  0]                              [  1] S
-//        [  3][  3][  3][  0][  4][  4]      South  <- to move
+//        [  3][  3][  3][  3][  4][  4]      North  <- to move
+//  N[  0]                              [  2] S
+//        [  3][  3][  3][  0][  0][  5]      South
 //          S1   S2   S3   S4   S5   S6
 #pragma once
 

@@ -11,7 +11,8 @@
 // Under the pie rule, the token "swap" stands for North's swap (Irving: a turn of its own,
 // after which North is still to move: "25-swap-10"; Finnish: North's side of the first
 // item, North's first sowings then open the next item: "25-swap, -10, 3-3").
-// Whitespace around and inside turns is ignored.
+// Whitespace around and inside turns is ignored. Turns are numbered from 1 as written: every
+// Irving turn, every non-empty side of a Finnish item, a swap included.
 #pragma once
 
 #include <stdexcept>

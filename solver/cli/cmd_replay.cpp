@@ -85,8 +85,11 @@ void print_json(const Replay& r, const Rules& rules, Notation notation) {
 void print_text(const Replay& r, const Rules& rules, Notation notation, const std::string& record) {
   std::cout << "rules     " << rules_text(rules) << "\n"
             << "start     " << r.start.to_text() << "\n"
-            << "record    " << record << "  ("
-            << to_string(notation) << " notation)\n\n"
+            << "record    " << record << "  (" << to_string(notation) << " notation"
+            << (notation == Notation::Irving ? ": holes 0.." + std::to_string(r.start.pits - 1) + " are pits 1.." +
+                                                   std::to_string(r.start.pits) + " on the boards"
+                                             : std::string())
+            << ")\n\n"
             << ascii_board(r.start, r.turns.empty() && r.over) << "\n";
   for (std::size_t i = 0; i < r.turns.size(); ++i) {
     const ReplayedTurn& t = r.turns[i];

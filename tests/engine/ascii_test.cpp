@@ -6,14 +6,15 @@
 using namespace kalah;
 using Catch::Matchers::Contains;
 
-TEST_CASE("ascii board: Kalah(6,3) after South's first sowing", "[ascii]") {
+TEST_CASE("ascii board: Kalah(6,3) after South's first turn", "[ascii]") {
+  // The example of engine/ascii.hpp's header.
   const std::string expected =
       "         N6   N5   N4   N3   N2   N1\n"
-      "       [  3][  3][  3][  3][  3][  3]      North  <- to move\n"
-      " N[  0]                              [  1] S\n"
-      "       [  3][  3][  3][  0][  4][  4]      South\n"
+      "       [  3][  3][  3][  3][  4][  4]      North  <- to move\n"
+      " N[  0]                              [  2] S\n"
+      "       [  3][  3][  3][  0][  0][  5]      South\n"
       "         S1   S2   S3   S4   S5   S6\n";
-  CHECK(ascii_board(Position::parse("3,3,3,0,4,4/3,3,3,3,3,3/1/0/N")) == expected);
+  CHECK(ascii_board(Position::parse("3,3,3,0,0,5/4,4,3,3,3,3/2/0/N")) == expected);
 }
 
 TEST_CASE("ascii board: North's pits run right to left, stores at the ends", "[ascii]") {
