@@ -1,8 +1,173 @@
+// kalah replay: replay a game record (Finnish or Irving notation) and show the board after
+// every turn, then the final score and winner; --json gives one object instead.
+#include <algorithm>
+#include <cctype>
+#include <iostream>
+
+#include "engine/ascii.hpp"
+#include "engine/notation.hpp"
 #include "solver/cli/commands.hpp"
 #include "solver/cli/common.hpp"
 
 namespace kalah::cli {
 
-int run_replay(const Args&) { throw std::runtime_error("'replay' is not implemented yet"); }
+namespace {
+
+std::string side_key(Side s) { return s == Side::South ? "south" : "north"; }
+
+// What a turn did, for the line above its board: "+5 to South's store, capture".
+std::string turn_summary(const ReplayedTurn& t) {
+  if (t.swap) return "pie rule: the players swap sides";
+  int stored = 0, captures = 0, relays = 0;
+  for (const auto& s : t.sowings) {
+    stored += s.outcome.stored;
+    captures += s.outcome.capture ? 1 : 0;
+    relays += s.outcome.relays;
+  }
+  std::string text = "+" + std::to_string(stored) + " to " + side_name(t.side) + "'s store";
+  if (t.sowings.size() > 1) text += ", " + std::to_string(t.sowings.size() - 1) + " extra turn" + (t.sowings.size() > 2 ? "s" : "");
+  if (relays) text += ", " + std::to_string(relays) + " relay" + (relays > 1 ? "s" : "");
+  if (captures) text += ", capture";
+  return text;
+}
+
+std::string ending_text(const Replay& r) {
+  if (!r.over) return "the record stops before the end of the game (stores only; seeds remain in the pits)";
+  if (r.ended_early) return "the game ended early: a store holds more than half of the seeds";
+  return "the game is over";
+}
+
+void print_json(const Replay& r, const Rules& rules, Notation notation) {
+  const Position& f = r.final_position;
+  JsonWriter json;
+  json.begin_object();
+  json.field("start", r.start.to_text());
+  json.field("pits", r.start.pits);
+  write_rules_json(json, rules);
+  json.field("notation", std::string(to_string(notation)));
+  json.field("record_finnish", format_finnish(r));
+  json.field("record_irving", format_irving(r));
+  json.key("turns").begin_array();
+  for (const auto& t : r.turns) {
+    json.begin_object();
+    json.field("number", t.number);
+    json.field("side", side_key(t.side));
+    json.field("text", t.text);
+    json.field("swap", t.swap);
+    json.key("pits").begin_array();  // the sowings: 1-based pits of the side, in order
+    for (const auto& s : t.sowings) json.value(s.pit + 1);
+    json.end_array();
+    bool capture = false;
+    for (const auto& s : t.sowings) capture = capture || s.outcome.capture;
+    json.field("capture", capture);
+    json.field("position", t.after.to_text());
+    json.array_field("warnings", t.warnings);
+    json.end_object();
+  }
+  json.end_array();
+  json.field("final_position", f.to_text());
+  json.field("over", r.over);
+  json.field("ended_early", r.ended_early);
+  json.field("swapped", r.swapped);
+  json.field("south", f.store_of(Side::South));
+  json.field("north", f.store_of(Side::North));
+  json.field("margin", f.margin());
+  json.key("winner");
+  if (!r.over)
+    json.null();
+  else
+    json.value(f.margin() > 0 ? "south" : f.margin() < 0 ? "north" : "draw");
+  json.array_field("warnings", r.warnings);
+  json.end_object();
+  std::cout << json.str() << "\n";
+}
+
+void print_text(const Replay& r, const Rules& rules, Notation notation, const std::string& record) {
+  std::cout << "rules     " << rules_text(rules) << "\n"
+            << "start     " << r.start.to_text() << "\n"
+            << "record    " << record << "  (" << to_string(notation) << " notation"
+            << (notation == Notation::Irving ? ": holes 0.." + std::to_string(r.start.pits - 1) + " are pits 1.." +
+                                                   std::to_string(r.start.pits) + " on the boards"
+                                             : std::string())
+            << ")\n\n"
+            << ascii_board(r.start, r.turns.empty() && r.over) << "\n";
+  for (std::size_t i = 0; i < r.turns.size(); ++i) {
+    const ReplayedTurn& t = r.turns[i];
+    std::cout << "turn " << t.number << "  " << side_name(t.side) << "  " << t.text << "  (" << turn_summary(t) << ")\n";
+    for (const auto& w : t.warnings) std::cout << "warning   " << w << "\n";
+    std::cout << ascii_board(t.after, r.over && i + 1 == r.turns.size()) << "\n";
+  }
+  const Position& f = r.final_position;
+  std::cout << "final     South " << f.store_of(Side::South) << ", North " << f.store_of(Side::North) << "  (margin "
+            << signed_value(f.margin()) << ", South minus North)\n"
+            << "result    " << (r.over ? outcome_text(f.margin()) : "unfinished") << "; " << ending_text(r) << "\n";
+  if (r.swapped) std::cout << "note      North took the pie swap: the player who began now plays North\n";
+  if (!r.warnings.empty()) std::cout << "warnings  " << r.warnings.size() << " (see above)\n";
+}
+
+// A Finnish record may start with '-' when North moves first ("-46, 1*-5"), which option
+// parsing would take for an option. Every piece of the record (an argument that is neither
+// an option nor an option's value; one starting with '-' counts when a digit or "swap"
+// follows) is moved, in order, behind "--" so that it stays positional.
+Args protect_records(const Args& args) {
+  static const std::vector<std::string> with_value{"--pits", "-m", "--seeds", "-n", "--position", "--notation",
+                                                   "--rules", "--capture", "--end", "--sowing", "--record"};
+  Args options, records;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {
+      records.insert(records.end(), args.begin() + static_cast<long>(i) + 1, args.end());
+      break;
+    }
+    const bool is_value = i > 0 && std::find(with_value.begin(), with_value.end(), args[i - 1]) != with_value.end();
+    const bool record_dash =
+        a.size() > 1 && a[0] == '-' && (std::isdigit(static_cast<unsigned char>(a[1])) || a.rfind("-swap", 0) == 0);
+    const bool is_record = !is_value && (a.empty() || a[0] != '-' || record_dash);
+    (is_record ? records : options).push_back(a);
+  }
+  if (!records.empty()) {
+    options.push_back("--");
+    options.insert(options.end(), records.begin(), records.end());
+  }
+  return options;
+}
+
+}  // namespace
+
+int run_replay(const Args& raw_args) {
+  const Args args = protect_records(raw_args);
+  po::options_description options("Replay options");
+  options.add_options()
+      ("notation", po::value<std::string>()->default_value("finnish"), "finnish | irving")
+      ("record", po::value<std::vector<std::string>>(),
+       "the game record (usually given as positional arguments)")
+      ("json", "print one JSON object instead of boards");
+  options.add(board_options(6, 4)).add(rule_options());
+  po::positional_options_description positional;
+  positional.add("record", -1);
+  po::variables_map vm;
+  if (!parse_command("replay", "[--pits M --seeds N | --position POS] [rule options] [--notation finnish|irving] "
+                               "[--json] RECORD",
+                     options, args, vm, &positional))
+    return 0;
+  const Rules rules = rules_from(vm);
+  const Position start = position_from(vm);
+  Notation notation;
+  try {
+    notation = parse_notation(vm["notation"].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  if (!vm.count("record")) throw UsageError("no game record given (see 'kalah replay --help')");
+  std::string record;
+  for (const auto& piece : vm["record"].as<std::vector<std::string>>()) record += (record.empty() ? "" : " ") + piece;
+
+  const Replay r = replay(start, rules, notation, record);  // RecordError -> exit 1
+  if (vm.count("json"))
+    print_json(r, rules, notation);
+  else
+    print_text(r, rules, notation, record);
+  return 0;
+}
 
 }  // namespace kalah::cli
