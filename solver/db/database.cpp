@@ -1,0 +1,45 @@
+#include "solver/db/database.hpp"
+
+#include "solver/db/builder.hpp"
+
+namespace kalah {
+
+EndgameDatabase::EndgameDatabase(int pits, const Rules& rules, std::vector<LevelArray> levels)
+    : pits_(pits),
+      max_seeds_(static_cast<int>(levels.size()) - 1),
+      rules_(rules),
+      indexer_(pits, std::max(0, static_cast<int>(levels.size()) - 1)),
+      levels_(std::move(levels)) {
+  for (int k = 0; k <= max_seeds_; ++k)
+    if (levels_[k].size() != indexer_.count(k)) throw std::logic_error("EndgameDatabase: level size mismatch");
+}
+
+EndgameDatabase EndgameDatabase::build_in_memory(int pits, const Rules& rules, int max_seeds, int threads) {
+  check_database_rules(rules);
+  if (max_seeds < 0 || max_seeds > 127) throw std::invalid_argument("database seed count must be 0..127");
+  const BoardIndexer ix(pits, max_seeds);
+  std::vector<LevelArray> levels;
+  for (int k = 0; k <= max_seeds; ++k) {
+    levels.emplace_back(ix.count(k));
+    build_level(ix, rules, k, levels, threads);
+  }
+  return EndgameDatabase(pits, rules, std::move(levels));
+}
+
+int EndgameDatabase::value(const Board& b) const {
+  int k = 0;
+  for (int i = 0; i < 2 * pits_; ++i) k += b.cells[i];
+  if (k > max_seeds_)
+    throw std::out_of_range("board with " + std::to_string(k) + " seeds is beyond the database (" +
+                            std::to_string(max_seeds_) + " seeds)");
+  return value(b, k);
+}
+
+std::uint64_t EndgameDatabase::entries() const { return max_seeds_ < 0 ? 0 : indexer_.count_upto(max_seeds_); }
+
+}  // namespace kalah
+namespace kalah {
+EndgameDatabase EndgameDatabase::load(const std::filesystem::path&, int, const Rules&, int, std::size_t) {
+  throw DatabaseError("load: not implemented yet");
+}
+}  // namespace kalah
