@@ -33,41 +33,69 @@ class LevelSolver {
   LevelSolver(const dbk::SowTables& tab, int k, std::int8_t* const* levels)
       : kern_{tab}, k_(k), levels_(levels), cur_(levels[k]) {}
 
-  // Value of board x (k seeds, index idx): computed, stored and returned. When `recurse`,
-  // unknown same-level successors are solved first; else every successor must be known.
-  template <bool Recurse>
-  int evaluate(dbk::u128 x) {
-    int v = 0;
-    if (K::terminal(x, k_, &v)) return v;
+  // A board whose successors have been generated and their entries prefetched.
+  struct Expanded {
+    std::uint64_t idx;
+    int n;  // successors; -1: terminal, value in `terminal_value`
+    int terminal_value;
     dbk::Successor succ[M];
     std::uint64_t at[M];
+  };
+
+  // Generate the successors of board x (index idx) and prefetch their entries.
+  void expand(dbk::u128 x, std::uint64_t idx, Expanded& e) const {
+    e.idx = idx;
+    if (K::terminal(x, k_, &e.terminal_value)) {
+      e.n = -1;
+      return;
+    }
     int n = 0;
     for (int pit = 0; pit < M; ++pit) {
       if (dbk::byte_of(x, pit) == 0) continue;
-      kern_.sow(x, k_, pit, &succ[n]);
-      at[n] = kern_.index(succ[n].board);
-      __builtin_prefetch(levels_[succ[n].level] + at[n]);
+      kern_.sow(x, k_, pit, &e.succ[n]);
+      e.at[n] = kern_.index(e.succ[n].board);
+      __builtin_prefetch(levels_[e.succ[n].level] + e.at[n]);
       ++n;
     }
+    e.n = n;
+  }
+
+  // The value of an expanded board from its successors' entries. When Recurse, unknown
+  // same-level successors are solved first; else every successor must be known.
+  template <bool Recurse>
+  int finish(const Expanded& e) {
+    if (e.n < 0) return e.terminal_value;
     int best = -1000;
-    for (int j = 0; j < n; ++j) {
+    for (int j = 0; j < e.n; ++j) {
+      const dbk::Successor& s = e.succ[j];
       int w;
-      if (succ[j].level == k_) {
-        w = std::atomic_ref<std::int8_t>(cur_[at[j]]).load(std::memory_order_relaxed);
+      if (s.level == k_) {
+        w = std::atomic_ref<std::int8_t>(cur_[e.at[j]]).load(std::memory_order_relaxed);
         if constexpr (Recurse)
-          if (w == LevelArray::kUnknown) w = solve(succ[j].board, at[j]);
+          if (w == LevelArray::kUnknown) w = solve(s.board, e.at[j]);
       } else {
-        w = levels_[succ[j].level][at[j]];
+        w = levels_[s.level][e.at[j]];
       }
-      const int val = succ[j].again ? succ[j].stored + w : succ[j].stored - w;
+      const int val = s.again ? s.stored + w : s.stored - w;
       best = val > best ? val : best;
     }
     return best;
   }
 
+  template <bool Recurse>
+  int evaluate(dbk::u128 x) {
+    Expanded e;
+    expand(x, 0, e);
+    return finish<Recurse>(e);
+  }
+
+  void store(std::uint64_t idx, int v) {
+    std::atomic_ref<std::int8_t>(cur_[idx]).store(static_cast<std::int8_t>(v), std::memory_order_relaxed);
+  }
+
   int solve(dbk::u128 x, std::uint64_t idx) {
     const int v = evaluate<true>(x);
-    std::atomic_ref<std::int8_t>(cur_[idx]).store(static_cast<std::int8_t>(v), std::memory_order_relaxed);
+    store(idx, v);
     return v;
   }
 
@@ -118,10 +146,29 @@ void build_level_impl(const BoardIndexer& ix, int k, std::vector<LevelArray>& le
   for (int j = 0; j <= k; ++j) base.push_back(levels[j].data());
   const std::uint64_t size = ix.count(k);
   parallel_chunks(size, threads, k, progress, [&](std::uint64_t first, std::uint64_t end) {
-    LevelSolver<M, S, C, E> solver(tab, k, base.data());
+    // Software pipeline: boards are expanded (successor entries prefetched) kDepth boards
+    // ahead of being finished, so the cache misses of many boards overlap.
+    using Solver = LevelSolver<M, S, C, E>;
+    constexpr int kDepth = 8;
+    Solver solver(tab, k, base.data());
+    typename Solver::Expanded ring[kDepth];
+    int head = 0, pending = 0;
+    auto finish_one = [&](int slot) {
+      const auto& e = ring[slot];
+      if (solver.peek(e.idx) == LevelArray::kUnknown) solver.store(e.idx, solver.template finish<true>(e));
+    };
     Board b = ix.board(k, first);
-    for (std::uint64_t idx = first; idx < end; ++idx, ix.next(b))
-      if (solver.peek(idx) == LevelArray::kUnknown) solver.solve(dbk::to_bits(b), idx);
+    for (std::uint64_t idx = first; idx < end; ++idx, ix.next(b)) {
+      if (solver.peek(idx) != LevelArray::kUnknown) continue;
+      if (pending == kDepth) {
+        finish_one(head);
+        --pending;
+      }
+      solver.expand(dbk::to_bits(b), idx, ring[head]);
+      head = (head + 1) % kDepth;
+      ++pending;
+    }
+    for (int i = pending; i > 0; --i) finish_one((head - i + kDepth) % kDepth);
   });
 }
 

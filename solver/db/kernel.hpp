@@ -45,12 +45,15 @@ struct SowTables {
   std::vector<u128> delta;          // [pit][c]
   std::vector<std::uint8_t> stored;  // [pit][c]
   std::vector<std::uint8_t> last;    // [pit][c]
-  std::vector<std::uint64_t> term;   // [cell][prefix]: BoardIndexer::term, copied for locality
+  // [cell][prefix], BoardIndexer::term with a fixed row stride (databases hold at most 127
+  // seeds), so that the index needs no multiplications.
+  static constexpr int kTermStride = 128;
+  std::vector<std::uint64_t> term;
 
   SowTables(const BoardIndexer& ix, int max_c) : m(ix.pits()), max_seeds(max_c) {
-    term.resize(static_cast<std::size_t>(2 * m) * (max_c + 1));
+    term.resize(static_cast<std::size_t>(2 * m) * kTermStride);
     for (int i = 0; i + 1 < 2 * m; ++i)
-      for (int p = 0; p <= max_c; ++p) term[static_cast<std::size_t>(i) * (max_c + 1) + p] = ix.term(i, p);
+      for (int p = 0; p <= max_c && p < kTermStride; ++p) term[static_cast<std::size_t>(i) * kTermStride + p] = ix.term(i, p);
     const int ring = 2 * m + 1;
     delta.resize(static_cast<std::size_t>(m) * (max_c + 1));
     stored.resize(delta.size());
@@ -114,16 +117,15 @@ struct Kernel {
 
   std::uint64_t index(u128 x) const {
     // Byte-wise prefix sums (no byte overflows: the total is at most 255).
+    alignas(16) std::uint8_t pre[16];
     u128 p = x + (x << 8);
     p += p << 16;
     p += p << 32;
     p += p << 64;
-    alignas(16) std::uint8_t pre[16];
     std::memcpy(pre, &p, sizeof pre);
     const std::uint64_t* term = tab.term.data();
-    const int stride = tab.max_seeds + 1;
     std::uint64_t r = 0;
-    for (int i = 0; i < kCells - 1; ++i) r += term[i * stride + pre[i]];
+    for (int i = 0; i < kCells - 1; ++i) r += term[i * SowTables::kTermStride + pre[i]];
     return r;
   }
 
