@@ -50,8 +50,8 @@ class LevelSolver {
       return;
     }
     int n = 0;
-    for (int pit = 0; pit < M; ++pit) {
-      if (dbk::byte_of(x, pit) == 0) continue;
+    for (std::uint64_t pits = K::nonempty_pits(x); pits; pits &= pits - 1) {
+      const int pit = __builtin_ctzll(pits) >> 3;
       kern_.sow(x, k_, pit, &e.succ[n]);
       e.at[n] = kern_.index(e.succ[n].board);
       __builtin_prefetch(levels_[e.succ[n].level] + e.at[n]);

@@ -129,6 +129,14 @@ struct Kernel {
     return r;
   }
 
+  // Bit 8i+7 set for every non-empty pit i of the mover.
+  static std::uint64_t nonempty_pits(u128 x) {
+    constexpr std::uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL;
+    constexpr std::uint64_t kOwnHigh = M == 8 ? 0x8080808080808080ULL : (0x8080808080808080ULL & ((1ULL << (8 * M)) - 1));
+    const std::uint64_t lo = static_cast<std::uint64_t>(x);
+    return (((lo & kLow7) + kLow7) | lo) & kOwnHigh;
+  }
+
   // Sow pit `pit` (non-empty) of board x with k seeds; fills *out.
   void sow(u128 x, int k, int pit, Successor* out) const {
     int c = byte_of(x, pit);
@@ -137,21 +145,22 @@ struct Kernel {
     int st = tab.stored[t];
     int last = tab.last[t];
     if constexpr (S == Sowing::Kalah) {
-      if (last == M) {
-        out->board = nb;
-        out->level = k - st;
-        out->stored = st;
-        out->again = true;
-        return;
-      }
-      if (last < M && byte_of(nb, last) == 1) {
-        const int opp = kCells - 1 - last;
-        const int o = byte_of(nb, opp);
-        if (C == Capture::Empty || o > 0) {
-          st += o + 1;
-          nb &= ~(byte_at(last, 0xff) | byte_at(opp, 0xff));
-        }
-      }
+      // Branch-free: extra turn, capture site and capture are data-dependent coin flips.
+      alignas(16) std::uint8_t cells[16];
+      std::memcpy(cells, &nb, sizeof cells);
+      const int lp = last & 15;                    // last < M matters; others are masked
+      const int opp = (kCells - 1 - last) & 15;    // the facing cell when last < M
+      const int o = cells[opp];
+      const bool cap = last < M && cells[lp] == 1 && (C == Capture::Empty || o > 0);
+      nb &= ~((byte_at(lp, 0xff) | byte_at(opp, 0xff)) & (u128(0) - u128(cap)));
+      st += cap ? o + 1 : 0;
+      const bool again = last == M;
+      const u128 f = flip(nb);
+      out->board = again ? nb : f;
+      out->level = k - st;
+      out->stored = st;
+      out->again = again;
+      return;
     } else {
       // Relay: the last seed in a non-empty own pit after a lap that reached the opponent
       // picks that pit up and sows on; else 2/3 captures backwards on the opponent's side.
