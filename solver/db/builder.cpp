@@ -228,10 +228,10 @@ auto dispatch(int m, const Rules& rules, F&& f) {
 void build_level(const BoardIndexer& ix, const Rules& rules, int k, std::vector<LevelArray>& levels, int threads,
                  const LevelProgressFn& progress) {
   check_database_rules(rules);
-  LevelArray& cur = levels[k];
   const std::uint64_t size = ix.count(k);
-  if (cur.size() != size || static_cast<int>(levels.size()) <= k || k > ix.max_seeds())
-    throw std::logic_error("build_level: level array has the wrong size");
+  if (k > 127 || static_cast<int>(levels.size()) <= k || k > ix.max_seeds() || levels[k].size() != size)
+    throw std::logic_error("build_level: level out of range or level array of the wrong size");
+  LevelArray& cur = levels[k];
   std::fill(cur.data(), cur.data() + size, LevelArray::kUnknown);
   dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
     build_level_impl<M, S, C, E>(ix, k, levels, threads, progress);

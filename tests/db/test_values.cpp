@@ -55,9 +55,9 @@ TEST_CASE("db values: equal the reference solver, m = 3 and m = 4, every rule op
   }
 }
 
-TEST_CASE("db values: m = 1, 2 and 5, every rule option", "[db][values]") {
+TEST_CASE("db values: m = 1, 2, 5, 7 and 8, every rule option", "[db][values]") {
   for (const Rules& rules : all_db_rules()) {
-    for (auto [m, max_k] : {std::pair{1, 30}, std::pair{2, 24}, std::pair{5, 8}}) {
+    for (auto [m, max_k] : {std::pair{1, 30}, std::pair{2, 24}, std::pair{5, 8}, std::pair{7, 5}, std::pair{8, 5}}) {
       INFO("m = " << m << ", rules: " << rules.describe());
       CHECK(compare_with_reference(m, rules, max_k, 2) == 0);
     }
