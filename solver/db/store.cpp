@@ -54,22 +54,29 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
   for (int k = 0; k <= o.max_seeds; ++k) {
     const fs::path file = dbfile::level_path(dir, k);
     if (fs::exists(file, ec)) {
+      // A readable header for other pits or rules: another database, never overwritten.
+      dbfile::Header h;
       bool header_ok = false;
       try {
-        const dbfile::Header h = dbfile::read_header(file);
+        h = dbfile::read_header(file);
         header_ok = true;
-        if (h.pits != o.pits || !h.rules.same_values_as(o.rules) || h.level != k)
-          throw DatabaseError(file.string() + ": belongs to another database (" + std::to_string(h.pits) +
-                              " pits, rules '" + h.rules.describe() + "', level " + std::to_string(h.level) +
-                              "); use another --out directory");
-        levels.push_back(dbfile::read_level(dir, o.pits, o.rules, k, o.threads));
-        sum.bytes_on_disk += fs::file_size(file);
-        ++sum.levels_reused;
-        note("level " + std::to_string(k) + ": reusing " + file.filename().string() + " (checksums verified)");
-        continue;
       } catch (const DatabaseError& e) {
-        if (header_ok && std::string(e.what()).find("belongs to another database") != std::string::npos) throw;
         note(std::string(e.what()) + "; rebuilding level " + std::to_string(k));
+      }
+      if (header_ok && (h.pits != o.pits || !h.rules.same_values_as(o.rules) || h.level != k))
+        throw DatabaseError(file.string() + ": belongs to another database (" + std::to_string(h.pits) +
+                            " pits, rules '" + h.rules.describe() + "', level " + std::to_string(h.level) +
+                            "); use another --out directory");
+      if (header_ok) {
+        try {
+          levels.push_back(dbfile::read_level(dir, o.pits, o.rules, k, o.threads));
+          sum.bytes_on_disk += fs::file_size(file);
+          ++sum.levels_reused;
+          note("level " + std::to_string(k) + ": reusing " + file.filename().string() + " (checksums verified)");
+          continue;
+        } catch (const DatabaseError& e) {
+          note(std::string(e.what()) + "; rebuilding level " + std::to_string(k));
+        }
       }
     }
     const auto t1 = std::chrono::steady_clock::now();
