@@ -45,6 +45,7 @@ struct SowTables {
   std::vector<u128> delta;          // [pit][c]
   std::vector<std::uint8_t> stored;  // [pit][c]
   std::vector<std::uint8_t> last;    // [pit][c]
+  u128 capture_kill[32] = {};        // [last place]: ~(cells `last` and its facing cell), own pits only
   // [cell][prefix], BoardIndexer::term with a fixed row stride (databases hold at most 127
   // seeds), so that the index needs no multiplications.
   static constexpr int kTermStride = 128;
@@ -55,6 +56,8 @@ struct SowTables {
     for (int i = 0; i + 1 < 2 * m; ++i)
       for (int p = 0; p <= max_c && p < kTermStride; ++p) term[static_cast<std::size_t>(i) * kTermStride + p] = ix.term(i, p);
     const int ring = 2 * m + 1;
+    for (int place = 0; place < 32; ++place)
+      capture_kill[place] = place < m ? ~(byte_at(place, 0xff) | byte_at(2 * m - 1 - place, 0xff)) : ~u128(0);
     delta.resize(static_cast<std::size_t>(m) * (max_c + 1));
     stored.resize(delta.size());
     last.resize(delta.size());
@@ -152,7 +155,7 @@ struct Kernel {
       const int opp = (kCells - 1 - last) & 15;    // the facing cell when last < M
       const int o = cells[opp];
       const bool cap = last < M && cells[lp] == 1 && (C == Capture::Empty || o > 0);
-      nb &= ~((byte_at(lp, 0xff) | byte_at(opp, 0xff)) & (u128(0) - u128(cap)));
+      nb &= cap ? tab.capture_kill[last] : ~u128(0);
       st += cap ? o + 1 : 0;
       const bool again = last == M;
       const u128 f = flip(nb);
