@@ -9,6 +9,9 @@
 // Terminal boards are stored too (their value is the remainder the end rule banks), so
 // every board with at most S seeds can be probed.
 //
+// A loaded or built database is immutable: value() and prefetch() may be called from any
+// number of threads at once.
+//
 // Rules: databases hold natural-end values, so a rule set with early end on is refused by
 // the builder; when loading, rule sets are compared with Rules::same_values_as (early end
 // and the pie rule do not matter). The pie rule is accepted and ignored.
