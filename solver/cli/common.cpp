@@ -1,5 +1,6 @@
 #include "solver/cli/common.hpp"
 
+#include <cctype>
 #include <iostream>
 
 namespace kalah::cli {
@@ -84,6 +85,28 @@ bool parse_command(const std::string& name, const std::string& synopsis, po::opt
     throw UsageError(std::string(e.what()) + " (see 'kalah " + name + " --help')");
   }
   return true;
+}
+
+std::uint64_t parse_byte_size(const std::string& text, const std::string& option) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  std::string suffix = text.substr(used);
+  for (auto& ch : suffix) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  if (suffix.size() > 1 && (suffix.substr(1) == "B" || suffix.substr(1) == "IB")) suffix = suffix.substr(0, 1);
+  double scale = 1;
+  if (suffix == "K") scale = 1024.0;
+  else if (suffix == "M") scale = 1024.0 * 1024;
+  else if (suffix == "G") scale = 1024.0 * 1024 * 1024;
+  else if (suffix == "T") scale = 1024.0 * 1024 * 1024 * 1024;
+  else if (!suffix.empty() && suffix != "B") used = 0;
+  if (used == 0 || !(v > 0) || v * scale > 1.8e19)
+    throw UsageError("--" + option + ": '" + text + "' is not a byte count (e.g. 4G, 512M, 1000000)");
+  return static_cast<std::uint64_t>(v * scale);
 }
 
 std::string signed_value(int v) { return v > 0 ? "+" + std::to_string(v) : std::to_string(v); }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -37,6 +38,10 @@ Position position_from(const po::variables_map& vm);
 bool parse_command(const std::string& name, const std::string& synopsis, po::options_description options,
                    const std::vector<std::string>& args, po::variables_map& vm,
                    const po::positional_options_description* positional = nullptr);
+
+// A byte count: digits with an optional binary suffix K, M, G or T (optionally followed by
+// "B" or "iB"; "1.5G" allowed), e.g. "4G" = 4 * 2^30. Throws UsageError naming `option`.
+std::uint64_t parse_byte_size(const std::string& text, const std::string& option);
 
 // "+8", "0", "-2".
 std::string signed_value(int v);

@@ -1,0 +1,249 @@
+#include "solver/db/builder.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+
+#include "solver/db/kernel.hpp"
+
+namespace kalah {
+
+void check_database_rules(const Rules& rules) {
+  if (rules.early_end)
+    throw std::invalid_argument(
+        "early end is not supported by endgame databases: it makes a board's value depend on the "
+        "stores, not only on the pits; build with --no-early-end (natural-end values, which the "
+        "solver also uses under early end: the winner is the same)");
+}
+
+namespace {
+
+constexpr std::uint64_t kChunk = 1 << 14;
+
+// Solves the boards of level k with the compile-time specialised kernel. Successor
+// entries are prefetched together before any is read, so their cache misses overlap.
+template <int M, Sowing S, Capture C, EndRule E>
+class LevelSolver {
+ public:
+  using K = dbk::Kernel<M, S, C, E>;
+
+  LevelSolver(const dbk::SowTables& tab, int k, std::int8_t* const* levels)
+      : kern_{tab}, k_(k), levels_(levels), cur_(levels[k]) {}
+
+  // A board whose successors have been generated and their entries prefetched.
+  struct Expanded {
+    std::uint64_t idx;
+    int n;  // successors; -1: terminal, value in `terminal_value`
+    int terminal_value;
+    dbk::Successor succ[M];
+    std::uint64_t at[M];
+  };
+
+  // Generate the successors of board x (index idx) and prefetch their entries.
+  void expand(dbk::u128 x, std::uint64_t idx, Expanded& e) const {
+    e.idx = idx;
+    if (K::terminal(x, k_, &e.terminal_value)) {
+      e.n = -1;
+      return;
+    }
+    int n = 0;
+    for (std::uint64_t pits = K::nonempty_pits(x); pits; pits &= pits - 1) {
+      const int pit = __builtin_ctzll(pits) >> 3;
+      kern_.sow(x, k_, pit, &e.succ[n]);
+      e.at[n] = kern_.index(e.succ[n].board);
+      __builtin_prefetch(levels_[e.succ[n].level] + e.at[n]);
+      ++n;
+    }
+    e.n = n;
+  }
+
+  // The value of an expanded board from its successors' entries. When Recurse, unknown
+  // same-level successors are solved first; else every successor must be known.
+  template <bool Recurse>
+  int finish(const Expanded& e) {
+    if (e.n < 0) return e.terminal_value;
+    int best = -1000;
+    for (int j = 0; j < e.n; ++j) {
+      const dbk::Successor& s = e.succ[j];
+      int w;
+      if (s.level == k_) {
+        w = std::atomic_ref<std::int8_t>(cur_[e.at[j]]).load(std::memory_order_relaxed);
+        if constexpr (Recurse)
+          if (w == LevelArray::kUnknown) w = solve(s.board, e.at[j]);
+      } else {
+        w = levels_[s.level][e.at[j]];
+      }
+      const int val = s.again ? s.stored + w : s.stored - w;
+      best = val > best ? val : best;
+    }
+    return best;
+  }
+
+  template <bool Recurse>
+  int evaluate(dbk::u128 x) {
+    Expanded e;
+    expand(x, 0, e);
+    return finish<Recurse>(e);
+  }
+
+  void store(std::uint64_t idx, int v) {
+    std::atomic_ref<std::int8_t>(cur_[idx]).store(static_cast<std::int8_t>(v), std::memory_order_relaxed);
+  }
+
+  int solve(dbk::u128 x, std::uint64_t idx) {
+    const int v = evaluate<true>(x);
+    store(idx, v);
+    return v;
+  }
+
+  std::int8_t peek(std::uint64_t idx) const {
+    return std::atomic_ref<std::int8_t>(cur_[idx]).load(std::memory_order_relaxed);
+  }
+
+ private:
+  K kern_;
+  int k_;
+  std::int8_t* const* levels_;
+  std::int8_t* cur_;
+};
+
+// Runs body(first, end) over [0, size) in chunks on `threads` threads, reporting progress.
+template <class Body>
+void parallel_chunks(std::uint64_t size, int threads, int k, const LevelProgressFn& progress, Body&& body) {
+  const std::uint64_t chunks = (size + kChunk - 1) / kChunk;
+  std::atomic<std::uint64_t> done{0};
+  auto last = std::chrono::steady_clock::now();
+  if (threads <= 0) threads = omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (std::uint64_t c = 0; c < chunks; ++c) {
+    const std::uint64_t first = c * kChunk;
+    const std::uint64_t end = std::min(size, first + kChunk);
+    body(first, end);
+    const std::uint64_t d = done.fetch_add(end - first, std::memory_order_relaxed) + (end - first);
+    if (progress && omp_get_thread_num() == 0) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last > std::chrono::milliseconds(200)) {
+        last = now;
+        progress(k, d, size);
+      }
+    }
+  }
+  if (progress) progress(k, size, size);
+}
+
+}  // namespace
+
+namespace {
+
+template <int M, Sowing S, Capture C, EndRule E>
+void build_level_impl(const BoardIndexer& ix, int k, std::vector<LevelArray>& levels, int threads,
+                      const LevelProgressFn& progress) {
+  const dbk::SowTables tab(ix, k);
+  std::vector<std::int8_t*> base;
+  for (int j = 0; j <= k; ++j) base.push_back(levels[j].data());
+  const std::uint64_t size = ix.count(k);
+  parallel_chunks(size, threads, k, progress, [&](std::uint64_t first, std::uint64_t end) {
+    // Software pipeline: boards are expanded (successor entries prefetched) kDepth boards
+    // ahead of being finished, so the cache misses of many boards overlap.
+    using Solver = LevelSolver<M, S, C, E>;
+    constexpr int kDepth = 8;
+    Solver solver(tab, k, base.data());
+    typename Solver::Expanded ring[kDepth];
+    int head = 0, pending = 0;
+    auto finish_one = [&](int slot) {
+      const auto& e = ring[slot];
+      if (solver.peek(e.idx) == LevelArray::kUnknown) solver.store(e.idx, solver.template finish<true>(e));
+    };
+    Board b = ix.board(k, first);
+    for (std::uint64_t idx = first; idx < end; ++idx, ix.next(b)) {
+      if (solver.peek(idx) != LevelArray::kUnknown) continue;
+      if (pending == kDepth) {
+        finish_one(head);
+        --pending;
+      }
+      solver.expand(dbk::to_bits(b), idx, ring[head]);
+      head = (head + 1) % kDepth;
+      ++pending;
+    }
+    for (int i = pending; i > 0; --i) finish_one((head - i + kDepth) % kDepth);
+  });
+}
+
+template <int M, Sowing S, Capture C, EndRule E>
+std::uint64_t verify_level_impl(const BoardIndexer& ix, int k, const std::vector<LevelArray>& levels, int threads,
+                                std::uint64_t* first_bad, const LevelProgressFn& progress) {
+  const dbk::SowTables tab(ix, k);
+  std::vector<std::int8_t*> base;
+  for (int j = 0; j <= k; ++j) base.push_back(const_cast<std::int8_t*>(levels[j].data()));
+  const std::uint64_t size = ix.count(k);
+  std::atomic<std::uint64_t> bad{0};
+  std::atomic<std::uint64_t> first{~std::uint64_t(0)};
+  parallel_chunks(size, threads, k, progress, [&](std::uint64_t lo, std::uint64_t hi) {
+    LevelSolver<M, S, C, E> solver(tab, k, base.data());
+    Board b = ix.board(k, lo);
+    std::uint64_t local = 0;
+    for (std::uint64_t idx = lo; idx < hi; ++idx, ix.next(b)) {
+      if (solver.template evaluate<false>(dbk::to_bits(b)) != levels[k][idx]) {
+        ++local;
+        std::uint64_t f = first.load();
+        while (idx < f && !first.compare_exchange_weak(f, idx)) {
+        }
+      }
+    }
+    bad += local;
+  });
+  if (first_bad) *first_bad = first.load();
+  return bad.load();
+}
+
+// Calls f.template operator()<M, S, C, E>() for the runtime pit count and rules.
+template <class F>
+auto dispatch(int m, const Rules& rules, F&& f) {
+  auto by_end = [&]<int M, Sowing S, Capture C>() {
+    return rules.end == EndRule::Either ? f.template operator()<M, S, C, EndRule::Either>()
+                                        : f.template operator()<M, S, C, EndRule::Mover>();
+  };
+  auto by_rules = [&]<int M>() {
+    if (rules.sowing == Sowing::Relay) return by_end.template operator()<M, Sowing::Relay, Capture::NonEmpty>();
+    return rules.capture == Capture::Empty ? by_end.template operator()<M, Sowing::Kalah, Capture::Empty>()
+                                           : by_end.template operator()<M, Sowing::Kalah, Capture::NonEmpty>();
+  };
+  switch (m) {
+    case 1: return by_rules.template operator()<1>();
+    case 2: return by_rules.template operator()<2>();
+    case 3: return by_rules.template operator()<3>();
+    case 4: return by_rules.template operator()<4>();
+    case 5: return by_rules.template operator()<5>();
+    case 6: return by_rules.template operator()<6>();
+    case 7: return by_rules.template operator()<7>();
+    default: return by_rules.template operator()<8>();
+  }
+}
+
+}  // namespace
+
+void build_level(const BoardIndexer& ix, const Rules& rules, int k, std::vector<LevelArray>& levels, int threads,
+                 const LevelProgressFn& progress) {
+  check_database_rules(rules);
+  const std::uint64_t size = ix.count(k);
+  if (k > 127 || static_cast<int>(levels.size()) <= k || k > ix.max_seeds() || levels[k].size() != size)
+    throw std::logic_error("build_level: level out of range or level array of the wrong size");
+  LevelArray& cur = levels[k];
+  std::fill(cur.data(), cur.data() + size, LevelArray::kUnknown);
+  dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
+    build_level_impl<M, S, C, E>(ix, k, levels, threads, progress);
+  });
+}
+
+std::uint64_t verify_level(const BoardIndexer& ix, const Rules& rules, int k, const std::vector<LevelArray>& levels,
+                           int threads, std::uint64_t* first_bad, const LevelProgressFn& progress) {
+  if (static_cast<int>(levels.size()) <= k || levels[k].size() != ix.count(k)) return ix.count(k);
+  return dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
+    return verify_level_impl<M, S, C, E>(ix, k, levels, threads, first_bad, progress);
+  });
+}
+
+}  // namespace kalah
