@@ -1,5 +1,6 @@
 #include "solver/cli/common.hpp"
 
+#include <cctype>
 #include <iostream>
 
 namespace kalah::cli {
@@ -107,5 +108,38 @@ void write_rules_json(JsonWriter& json, const Rules& rules) {
 }
 
 std::string rules_text(const Rules& rules) { return rules.preset_name() + " (" + rules.describe() + ")"; }
+
+std::size_t parse_byte_size(const std::string& text, const std::string& option) {
+  const auto bad = [&] {
+    return UsageError("--" + option + ": '" + text + "' is not a byte size (e.g. 512M, 2G, 1000000)");
+  };
+  std::size_t i = 0;
+  unsigned long long number = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+    if (number > (~0ULL) / 20) throw bad();
+    number = number * 10 + static_cast<unsigned>(text[i] - '0');
+    ++i;
+  }
+  if (i == 0) throw bad();
+  std::string suffix = text.substr(i);
+  for (char& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (suffix.size() > 1 && suffix.back() == 'B') suffix.pop_back();
+  if (suffix.size() > 1 && suffix.back() == 'I') suffix.pop_back();
+  int shift = 0;
+  if (suffix.empty() || suffix == "B")
+    shift = 0;
+  else if (suffix == "K")
+    shift = 10;
+  else if (suffix == "M")
+    shift = 20;
+  else if (suffix == "G")
+    shift = 30;
+  else if (suffix == "T")
+    shift = 40;
+  else
+    throw bad();
+  if (shift && number > ((~0ULL) >> shift)) throw bad();
+  return static_cast<std::size_t>(number << shift);
+}
 
 }  // namespace kalah::cli

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -45,6 +46,9 @@ std::string outcome_text(int margin);
 void write_rules_json(JsonWriter& json, const Rules& rules);
 // One-line rules summary: "standard (sowing=kalah capture=nonempty end=either ...)".
 std::string rules_text(const Rules& rules);
+// A byte count: a number with an optional suffix K, M, G or T (powers of 1024, optional
+// trailing B or iB), e.g. "512M", "2G", "1000000". Throws UsageError naming `option`.
+std::size_t parse_byte_size(const std::string& text, const std::string& option);
 // The note printed with every margin computed under early end.
 extern const char* const kEarlyEndNote;
 
