@@ -29,11 +29,12 @@ int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alph
   const int b0 = std::min(beta, hi);
   int a = a0;
 
-  // Every child, with what is known of it without recursing.
+  // Every child, with what is known of it without recursing. First pass: sow, detect
+  // terminal boards and database hits, compute keys and prefetch the table buckets; second
+  // pass: read the table for the children (their loads overlap).
   Child children[kMaxPits];
   int n = 0;
-  int best = INT_MIN;
-  int best_move = -1;
+  bool open[kMaxPits];
   for (int pit = 0; pit < m; ++pit) {
     if (b.cells[pit] == 0) continue;
     Child& c = children[n];
@@ -46,12 +47,23 @@ int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alph
     c.seeds = k - o.stored;
     if (!c.extra) c.board = flipped(c.board, m);
     int remainder = 0;
+    open[n] = false;
     if (is_terminal(c.board, m, rules.end, remainder)) {
       c.lo = c.hi = c.through(remainder);
     } else if (ctx.probe.covers(c.seeds)) {
       c.lo = c.hi = c.through(ctx.probe.value(c.board));
     } else {
       c.key = ctx.key.split(c.board, index_bits);
+      table.prefetch(c.key.index);
+      open[n] = true;
+    }
+    ++n;
+  }
+  int best = INT_MIN;
+  int best_move = -1;
+  for (int i = 0; i < n; ++i) {
+    Child& c = children[i];
+    if (open[i]) {
       const TableEntry e = table.probe(c.key.index, c.key.tag);
       const int clo = std::max(min_value(c.seeds, rules), e.lower);
       const int chi = std::min(max_value(c.seeds), e.upper);
@@ -60,17 +72,16 @@ int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alph
     }
     if (c.lo >= b0) {  // cut-off without recursing: terminal, database, table or futility
       const int r = round_up(c.lo, k);
-      table.store(key.index, key.tag, r, 255, pit, 0);
+      table.store(key.index, key.tag, r, 255, c.pit, 0);
       return r;
     }
     if (c.exact()) {
       if (c.lo > best) {
         best = c.lo;
-        best_move = pit;
+        best_move = c.pit;
       }
       if (best > a) a = best;
     }
-    ++n;
   }
 
   // Search the open children in order.

@@ -35,10 +35,11 @@ struct Child {
 };
 
 inline int move_score(const Child& c, int table_move) {
-  if (c.pit == table_move) return 1 << 20;
-  if (c.extra) return (1 << 16) + c.pit;
-  if (c.capture) return (1 << 8) + 8 * c.stored + c.pit;
-  return c.pit;
+  const int bounds = (c.lo + c.hi + 1024) << 4;
+  if (c.pit == table_move) return 1 << 28;
+  if (c.extra) return (1 << 26) + bounds + c.pit;
+  if (c.capture) return (1 << 24) + bounds + c.pit;
+  return bounds + c.pit;
 }
 
 // Sort children[0..n) by descending score (n <= 8: insertion sort, stable).

@@ -54,6 +54,9 @@ class TranspositionTable {
     return {};
   }
 
+  // Start loading a bucket into the cache (before probing it).
+  void prefetch(std::uint64_t index) const { __builtin_prefetch(words_ + index * kBucketEntries); }
+
   // Record bounds (merged with those already held for the same board).
   void store(std::uint64_t index, std::uint64_t tag, int lower, int upper, int move, int work);
 
