@@ -1,8 +1,363 @@
+// kalah db: endgame databases (solver/db/). Subcommands:
+//   build   --pits M --max-seeds S --out DIR [rule options] [--threads T] [--memory SIZE]
+//   info    DIR [--json]
+//   probe   DIR --position POS [--json] [rule options: checked against the database's]
+//   verify  DIR [--threads T]
+// Progress goes to stderr (a bar on a terminal, plain lines otherwise); results to stdout.
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "engine/notation.hpp"
+#include "solver/analysis.hpp"
 #include "solver/cli/commands.hpp"
 #include "solver/cli/common.hpp"
+#include "solver/db/builder.hpp"
+#include "solver/db/database.hpp"
+#include "solver/db/format.hpp"
+#include "solver/db/store.hpp"
 
 namespace kalah::cli {
 
-int run_db(const Args&) { throw std::runtime_error("'db' is not implemented yet"); }
+namespace {
+
+std::string group(std::uint64_t n) {
+  std::string s = std::to_string(n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+  return s;
+}
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string clock_text(double seconds) {
+  const long s = std::lround(seconds);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+  return buf;
+}
+
+std::string bytes_text(std::uint64_t b) {
+  const double v = static_cast<double>(b);
+  if (v >= 1024.0 * 1024 * 1024) return fixed(v / (1024.0 * 1024 * 1024), 2) + " GiB";
+  if (v >= 1024.0 * 1024) return fixed(v / (1024.0 * 1024), 1) + " MiB";
+  if (v >= 1024.0) return fixed(v / 1024.0, 1) + " KiB";
+  return std::to_string(b) + " B";
+}
+
+bool rules_given(const po::variables_map& vm) {
+  for (const char* o : {"capture", "end", "sowing", "early-end", "no-early-end", "pie"})
+    if (vm.count(o)) return true;
+  return !vm["rules"].defaulted();
+}
+
+// Progress display: a redrawn bar on a terminal, a line per level otherwise.
+class Progress {
+ public:
+  Progress(const BoardIndexer& ix, int max_seeds) : ix_(ix), max_seeds_(max_seeds), tty_(::isatty(2) != 0) {
+    t0_ = std::chrono::steady_clock::now();
+  }
+  void level_skipped(int k) { skipped_ += ix_.count(k); }
+  void update(int k, std::uint64_t done, std::uint64_t size) {
+    if (!tty_) return;
+    const double el = elapsed();
+    const std::uint64_t finished = built_ + done;
+    const double rate = el > 0 ? static_cast<double>(finished) / el : 0;
+    const std::uint64_t remaining = ix_.count_upto(max_seeds_) - skipped_ - finished;
+    const double frac = static_cast<double>(finished + skipped_) / static_cast<double>(ix_.count_upto(max_seeds_));
+    const int width = 30, filled = static_cast<int>(frac * width);
+    std::string bar(static_cast<std::size_t>(filled), '#');
+    bar.resize(width, '.');
+    std::fprintf(stderr, "\r  level %d/%d [%s] %5.1f%%  %7.2f M pos/s  ETA %s   ", k, max_seeds_, bar.c_str(),
+                 100 * frac, rate / 1e6, rate > 0 ? clock_text(static_cast<double>(remaining) / rate).c_str() : "?");
+    (void)size;
+    std::fflush(stderr);
+  }
+  void level_done(int k, double seconds, std::uint64_t bytes) {
+    built_ += ix_.count(k);
+    if (tty_) std::fprintf(stderr, "\r%100s\r", "");
+    std::fprintf(stderr, "  level %2d: %15s positions  %8.2f s  %8.2f M pos/s  %10s on disk\n", k,
+                 group(ix_.count(k)).c_str(), seconds,
+                 seconds > 0 ? static_cast<double>(ix_.count(k)) / seconds / 1e6 : 0.0, bytes_text(bytes).c_str());
+  }
+  double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count(); }
+
+ private:
+  const BoardIndexer& ix_;
+  int max_seeds_;
+  bool tty_;
+  std::uint64_t built_ = 0, skipped_ = 0;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+int run_build(const Args& args) {
+  po::options_description options("db build options");
+  options.add_options()
+      ("pits,m", po::value<int>()->default_value(6), "pits a side (1..8)")
+      ("max-seeds,S", po::value<int>()->required(), "largest number of seeds in the pits (levels 0..S)")
+      ("out,o", po::value<std::string>()->required(), "database directory (created; resumed if it holds levels)")
+      ("threads,t", po::value<int>()->default_value(0), "threads (0: all cores)")
+      ("memory", po::value<std::string>(), "memory cap, e.g. 4G: refuse to start when the build needs more")
+      ("compression", po::value<int>()->default_value(3), "zstd level (1..19)");
+  options.add(rule_options());
+  po::variables_map vm;
+  if (!parse_command("db build", "--pits M --max-seeds S --out DIR [rule options] [--threads T] [--memory SIZE]",
+                     options, args, vm))
+    return 0;
+  DbBuildOptions o;
+  o.pits = vm["pits"].as<int>();
+  o.max_seeds = vm["max-seeds"].as<int>();
+  o.rules = rules_from(vm);
+  o.threads = vm["threads"].as<int>();
+  o.compression = vm["compression"].as<int>();
+  if (o.pits < 1 || o.pits > kMaxPits) throw UsageError("--pits must be 1..8");
+  if (o.max_seeds < 0 || o.max_seeds > 127) throw UsageError("--max-seeds must be 0..127");
+  if (o.threads < 0) throw UsageError("--threads must be >= 0");
+  if (o.compression < 1 || o.compression > 19) throw UsageError("--compression must be 1..19");
+  if (vm.count("memory")) o.memory_limit = parse_byte_size(vm["memory"].as<std::string>(), "memory");
+  try {
+    check_database_rules(o.rules);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  const std::string dir = vm["out"].as<std::string>();
+  const BoardIndexer ix(o.pits, o.max_seeds);
+  const std::uint64_t need = db_memory_needed(o.pits, o.max_seeds);
+  std::cerr << "kalah db build: " << o.pits << " pits, levels 0.." << o.max_seeds << " ("
+            << group(ix.count_upto(o.max_seeds)) << " positions), rules " << rules_text(o.rules) << "\n"
+            << "  memory needed: " << bytes_text(need)
+            << (o.memory_limit ? " (limit " + bytes_text(o.memory_limit) + ")" : std::string()) << "\n";
+  if (o.rules.pie) std::cerr << "  note: the pie rule does not affect endgame values; it is ignored\n";
+
+  Progress progress(ix, o.max_seeds);
+  DbBuildEvents ev;
+  ev.note = [&](const std::string& s) {
+    std::cerr << "  " << s << "\n";
+    if (s.rfind("level ", 0) == 0 && s.find(": reusing") != std::string::npos)
+      progress.level_skipped(std::stoi(s.substr(6)));
+  };
+  ev.progress = [&](int k, std::uint64_t done, std::uint64_t size) { progress.update(k, done, size); };
+  ev.level_done = [&](int k, double s, std::uint64_t b) { progress.level_done(k, s, b); };
+  const DbBuildSummary sum = build_database(dir, o, ev);
+
+  const double bpp = static_cast<double>(sum.bytes_on_disk) / static_cast<double>(sum.positions);
+  std::cout << "database     " << dir << "\n"
+            << "pits         " << o.pits << "\n"
+            << "rules        " << rules_text(o.rules) << "\n"
+            << "levels       0.." << o.max_seeds << " (" << sum.levels_built << " built, " << sum.levels_reused
+            << " reused)\n"
+            << "positions    " << group(sum.positions) << "\n"
+            << "on disk      " << group(sum.bytes_on_disk) << " bytes (" << bytes_text(sum.bytes_on_disk) << "), "
+            << fixed(bpp, 3) << " bytes a position, compression ratio " << fixed(1 / bpp, 2) << "\n"
+            << "memory       " << bytes_text(need) << "\n"
+            << "time         " << fixed(sum.seconds, 2) << " s ("
+            << fixed(static_cast<double>(sum.positions) / sum.seconds / 1e6, 2) << " M positions/s)\n";
+  return 0;
+}
+
+po::positional_options_description dir_positional() {
+  po::positional_options_description p;
+  p.add("dir", 1);
+  return p;
+}
+
+int run_info(const Args& args) {
+  po::options_description options("db info options");
+  options.add_options()("dir", po::value<std::string>()->required(), "database directory")(
+      "json", "print one JSON object instead of text");
+  po::variables_map vm;
+  const auto pos = dir_positional();
+  if (!parse_command("db info", "DIR [--json]", options, args, vm, &pos)) return 0;
+  const std::string dir = vm["dir"].as<std::string>();
+  const auto levels = scan_database(dir);
+  const auto& h0 = levels.front().header;
+  const int max_seeds = levels.back().level;
+  const BoardIndexer ix(h0.pits, max_seeds);
+  std::uint64_t bytes = 0;
+  for (const auto& l : levels) bytes += l.bytes;
+  const std::uint64_t positions = ix.count_upto(max_seeds);
+  if (vm.count("json")) {
+    JsonWriter json;
+    json.begin_object();
+    json.field("directory", dir);
+    json.field("pits", h0.pits);
+    write_rules_json(json, h0.rules);
+    json.field("max_seeds", max_seeds);
+    json.field("positions", static_cast<unsigned long long>(positions));
+    json.field("bytes", static_cast<unsigned long long>(bytes));
+    json.field("format_version", static_cast<int>(h0.version));
+    json.key("levels").begin_array();
+    for (const auto& l : levels) {
+      json.begin_object();
+      json.field("level", l.level);
+      json.field("entries", static_cast<unsigned long long>(l.header.entries));
+      json.field("bytes", static_cast<unsigned long long>(l.bytes));
+      json.field("blocks", static_cast<unsigned long long>(l.header.blocks));
+      json.end_object();
+    }
+    json.end_array();
+    json.end_object();
+    std::cout << json.str() << "\n";
+    return 0;
+  }
+  std::cout << "database     " << dir << "  (format version " << h0.version << ")\n"
+            << "pits         " << h0.pits << "\n"
+            << "rules        " << rules_text(h0.rules) << "\n"
+            << "levels       0.." << max_seeds << "\n"
+            << "positions    " << group(positions) << "\n"
+            << "on disk      " << group(bytes) << " bytes (" << bytes_text(bytes) << "), "
+            << fixed(static_cast<double>(bytes) / static_cast<double>(positions), 3) << " bytes a position\n"
+            << "memory       " << bytes_text(positions) << " to load every level\n\n"
+            << "level          entries       bytes  blocks  bytes/entry\n";
+  for (const auto& l : levels)
+    std::cout << std::string(l.level < 10 ? 4 : 3, ' ') << l.level << std::string(1, ' ')
+              << std::string(16 - std::min<std::size_t>(16, group(l.header.entries).size()), ' ') << group(l.header.entries)
+              << std::string(12 - std::min<std::size_t>(12, group(l.bytes).size()), ' ') << group(l.bytes) << "  "
+              << std::string(6 - std::min<std::size_t>(6, std::to_string(l.header.blocks).size()), ' ') << l.header.blocks
+              << "  " << fixed(static_cast<double>(l.bytes) / static_cast<double>(l.header.entries), 4) << "\n";
+  return 0;
+}
+
+int run_probe(const Args& args) {
+  po::options_description options("db probe options");
+  options.add_options()("dir", po::value<std::string>()->required(), "database directory")(
+      "position", po::value<std::string>()->required(), "S1,..,Sm/N1,..,Nm/storeS/storeN/S|N")(
+      "json", "print one JSON object instead of text");
+  options.add(rule_options());
+  po::variables_map vm;
+  const auto pos = dir_positional();
+  if (!parse_command("db probe", "DIR --position POS [--json] [rule options]", options, args, vm, &pos)) return 0;
+  const std::string dir = vm["dir"].as<std::string>();
+  Position p;
+  try {
+    p = Position::parse(vm["position"].as<std::string>());
+  } catch (const PositionError& e) {
+    throw UsageError(e.what());
+  }
+  const auto levels = scan_database(dir);
+  const dbfile::Header& h0 = levels.front().header;
+  Rules rules = h0.rules;
+  if (rules_given(vm)) {
+    rules = rules_from(vm);
+    if (!rules.same_values_as(h0.rules))
+      throw DatabaseError(levels.front().file.string() + ": built under rules '" + h0.rules.describe() +
+                          "', which give different values from the requested '" + rules.describe() + "'");
+  }
+  if (p.pits != h0.pits)
+    throw DatabaseError(levels.front().file.string() + ": built for " + std::to_string(h0.pits) +
+                        " pits a side, the position has " + std::to_string(p.pits));
+  const int seeds = p.pit_seeds(Side::South) + p.pit_seeds(Side::North);
+  const int max_seeds = levels.back().level;
+  if (seeds > max_seeds)
+    throw DatabaseError(dir + ": the position has " + std::to_string(seeds) + " seeds in the pits, the database holds " +
+                        "boards with at most " + std::to_string(max_seeds));
+  const EndgameDatabase db = EndgameDatabase::load(dir, p.pits, rules, seeds);
+  const Oracle oracle = [&](const Board& b) { return db.value(b); };
+  const PositionSolution sol = solve_position(p, rules, oracle);
+  int remainder = 0;
+  const bool over = is_terminal(p.board(), p.pits, rules.end, remainder);
+  const int rem = over ? remainder : db.value(p.board());
+
+  if (vm.count("json")) {
+    JsonWriter json;
+    json.begin_object();
+    json.field("position", p.to_text());
+    json.field("pits", p.pits);
+    write_rules_json(json, rules);
+    json.field("value", sol.value);
+    json.field("result", sol.value > 0 ? "win" : sol.value < 0 ? "loss" : "draw");
+    json.field("to_move", std::string(1, side_letter(p.to_move)));
+    json.field("remainder", rem);
+    json.key("best").begin_array();
+    for (int b : sol.best) json.value(b + 1);
+    json.end_array();
+    json.field("pv", format_irving(sol.pv));
+    json.field("pv_finnish", format_finnish(sol.pv, p.to_move));
+    json.field("final_position", sol.final_position.to_text());
+    json.field("margin_is_natural_end", true);
+    json.field("solver", "database");
+    json.end_object();
+    std::cout << json.str() << "\n";
+    return 0;
+  }
+  std::string best;
+  for (int b : sol.best) best += (best.empty() ? "" : " ") + std::to_string(b + 1);
+  std::cout << "position  " << p.to_text() << "\n"
+            << "rules     " << rules_text(rules) << "\n"
+            << "value     " << signed_value(sol.value) << " (" << outcome_text(sol.value)
+            << ", South minus North with perfect play)\n"
+            << "remainder " << signed_value(rem) << " (" << side_name(p.to_move)
+            << "'s future store gain minus the opponent's)\n";
+  if (rules.early_end) std::cout << "note      " << kEarlyEndNote << "\n";
+  std::cout << "best      " << (best.empty() ? "(game over)" : best) << "  (pits of " << side_name(p.to_move)
+            << ", 1 = leftmost)\n"
+            << "pv        " << format_finnish(sol.pv, p.to_move) << "  (Finnish notation)\n"
+            << "final     " << sol.final_position.to_text() << "\n";
+  return 0;
+}
+
+int run_verify(const Args& args) {
+  po::options_description options("db verify options");
+  options.add_options()("dir", po::value<std::string>()->required(), "database directory")(
+      "threads,t", po::value<int>()->default_value(0), "threads (0: all cores)");
+  po::variables_map vm;
+  const auto pos = dir_positional();
+  if (!parse_command("db verify", "DIR [--threads T]", options, args, vm, &pos)) return 0;
+  const std::string dir = vm["dir"].as<std::string>();
+  const int threads = vm["threads"].as<int>();
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto levels = scan_database(dir);
+  const dbfile::Header& h0 = levels.front().header;
+  const int max_seeds = levels.back().level;
+  const BoardIndexer ix(h0.pits, max_seeds);
+  std::cerr << "kalah db verify: " << dir << ", " << h0.pits << " pits, levels 0.." << max_seeds << ", rules "
+            << rules_text(h0.rules) << "\n";
+  std::vector<LevelArray> arrays;
+  for (int k = 0; k <= max_seeds; ++k) {
+    arrays.push_back(dbfile::read_level(dir, h0.pits, h0.rules, k, threads));  // all checksums
+    std::uint64_t first_bad = 0;
+    const std::uint64_t bad = verify_level(ix, h0.rules, k, arrays, threads, &first_bad);
+    if (bad)
+      throw DatabaseError(levels[k].file.string() + ": " + group(bad) +
+                          " entries differ from the values re-derived from their successors (first at index " +
+                          std::to_string(first_bad) + ")");
+    std::cerr << "  level " << k << ": " << group(ix.count(k)) << " entries re-derived, checksums ok\n";
+  }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::cout << "verified     " << dir << ": levels 0.." << max_seeds << ", " << group(ix.count_upto(max_seeds))
+            << " positions, every checksum and every entry correct (" << fixed(s, 2) << " s)\n";
+  return 0;
+}
+
+}  // namespace
+
+int run_db(const Args& args) {
+  static const char* usage =
+      "usage: kalah db <build|info|probe|verify> ...   (kalah db <subcommand> --help)";
+  if (args.empty()) throw UsageError(usage);
+  const std::string sub = args[0];
+  const Args rest(args.begin() + 1, args.end());
+  if (sub == "build") return run_build(rest);
+  if (sub == "info") return run_info(rest);
+  if (sub == "probe") return run_probe(rest);
+  if (sub == "verify") return run_verify(rest);
+  if (sub == "--help" || sub == "-h") {
+    std::cout << usage << "\n"
+              << "  build   build (or resume) a database: --pits M --max-seeds S --out DIR [rules] [--threads T]\n"
+              << "          [--memory SIZE]\n"
+              << "  info    what a database directory holds\n"
+              << "  probe   exact value and best move of a position: DIR --position POS [--json]\n"
+              << "  verify  re-derive every entry from its successors and check every checksum: DIR\n";
+    return 0;
+  }
+  throw UsageError("unknown db subcommand '" + sub + "'; " + usage);
+}
 
 }  // namespace kalah::cli

@@ -87,6 +87,28 @@ bool parse_command(const std::string& name, const std::string& synopsis, po::opt
   return true;
 }
 
+std::uint64_t parse_byte_size(const std::string& text, const std::string& option) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  std::string suffix = text.substr(used);
+  for (auto& ch : suffix) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  if (suffix.size() > 1 && (suffix.substr(1) == "B" || suffix.substr(1) == "IB")) suffix = suffix.substr(0, 1);
+  double scale = 1;
+  if (suffix == "K") scale = 1024.0;
+  else if (suffix == "M") scale = 1024.0 * 1024;
+  else if (suffix == "G") scale = 1024.0 * 1024 * 1024;
+  else if (suffix == "T") scale = 1024.0 * 1024 * 1024 * 1024;
+  else if (!suffix.empty() && suffix != "B") used = 0;
+  if (used == 0 || !(v > 0) || v * scale > 1.8e19)
+    throw UsageError("--" + option + ": '" + text + "' is not a byte count (e.g. 4G, 512M, 1000000)");
+  return static_cast<std::uint64_t>(v * scale);
+}
+
 std::string signed_value(int v) { return v > 0 ? "+" + std::to_string(v) : std::to_string(v); }
 
 std::string outcome_text(int margin) {
@@ -108,38 +130,5 @@ void write_rules_json(JsonWriter& json, const Rules& rules) {
 }
 
 std::string rules_text(const Rules& rules) { return rules.preset_name() + " (" + rules.describe() + ")"; }
-
-std::size_t parse_byte_size(const std::string& text, const std::string& option) {
-  const auto bad = [&] {
-    return UsageError("--" + option + ": '" + text + "' is not a byte size (e.g. 512M, 2G, 1000000)");
-  };
-  std::size_t i = 0;
-  unsigned long long number = 0;
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-    if (number > (~0ULL) / 20) throw bad();
-    number = number * 10 + static_cast<unsigned>(text[i] - '0');
-    ++i;
-  }
-  if (i == 0) throw bad();
-  std::string suffix = text.substr(i);
-  for (char& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (suffix.size() > 1 && suffix.back() == 'B') suffix.pop_back();
-  if (suffix.size() > 1 && suffix.back() == 'I') suffix.pop_back();
-  int shift = 0;
-  if (suffix.empty() || suffix == "B")
-    shift = 0;
-  else if (suffix == "K")
-    shift = 10;
-  else if (suffix == "M")
-    shift = 20;
-  else if (suffix == "G")
-    shift = 30;
-  else if (suffix == "T")
-    shift = 40;
-  else
-    throw bad();
-  if (shift && number > ((~0ULL) >> shift)) throw bad();
-  return static_cast<std::size_t>(number << shift);
-}
 
 }  // namespace kalah::cli

@@ -7,6 +7,7 @@
 
 #include <boost/program_options.hpp>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -39,6 +40,10 @@ bool parse_command(const std::string& name, const std::string& synopsis, po::opt
                    const std::vector<std::string>& args, po::variables_map& vm,
                    const po::positional_options_description* positional = nullptr);
 
+// A byte count: digits with an optional binary suffix K, M, G or T (optionally followed by
+// "B" or "iB"; "1.5G" allowed), e.g. "4G" = 4 * 2^30. Throws UsageError naming `option`.
+std::uint64_t parse_byte_size(const std::string& text, const std::string& option);
+
 // "+8", "0", "-2".
 std::string signed_value(int v);
 // "South wins by 8", "draw", "North wins by 2" for a South-minus-North margin.
@@ -46,9 +51,6 @@ std::string outcome_text(int margin);
 void write_rules_json(JsonWriter& json, const Rules& rules);
 // One-line rules summary: "standard (sowing=kalah capture=nonempty end=either ...)".
 std::string rules_text(const Rules& rules);
-// A byte count: a number with an optional suffix K, M, G or T (powers of 1024, optional
-// trailing B or iB), e.g. "512M", "2G", "1000000". Throws UsageError naming `option`.
-std::size_t parse_byte_size(const std::string& text, const std::string& option);
 // The note printed with every margin computed under early end.
 extern const char* const kEarlyEndNote;
 

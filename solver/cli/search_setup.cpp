@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include "solver/db/database.hpp"
+
 namespace kalah::cli {
 
 po::options_description search_options() {
@@ -22,9 +24,22 @@ SearchSetup make_search(const po::variables_map& vm, int pits, const Rules& rule
   const int threads = vm["threads"].as<int>();
   if (threads < 0 || threads > 1024) throw UsageError("--threads must be between 0 and 1024");
   options.threads = threads;
-  options.table_bytes = parse_byte_size(vm["tt-memory"].as<std::string>(), "tt-memory");
+  options.table_bytes = static_cast<std::size_t>(parse_byte_size(vm["tt-memory"].as<std::string>(), "tt-memory"));
   if (options.table_bytes < 1024) throw UsageError("--tt-memory must be at least 1K");
-  if (vm.count("db")) throw std::runtime_error("--db: endgame databases are not available in this build yet");
+  if (vm.count("db")) {
+    const int db_seeds = vm.count("db-seeds") ? vm["db-seeds"].as<int>() : -1;
+    if (vm.count("db-seeds") && db_seeds < 0) throw UsageError("--db-seeds must be >= 0");
+    const auto t0 = std::chrono::steady_clock::now();
+    auto db = std::make_shared<EndgameDatabase>(
+        EndgameDatabase::load(vm["db"].as<std::string>(), pits, rules, db_seeds));
+    setup.db_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    setup.db_max_seeds = db->max_seeds();
+    setup.db_dir = vm["db"].as<std::string>();
+    options.probe = search::database_probe(*db);
+    setup.database = db;
+  } else if (vm.count("db-seeds")) {
+    throw UsageError("--db-seeds needs --db DIR");
+  }
   if (progress) {
     options.progress = [](const std::string& line) { std::cerr << "progress: " << line << std::endl; };
     options.progress_after = 1.0;

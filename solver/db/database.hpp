@@ -4,9 +4,14 @@
 // CONTRACT between the database (solver/db/) and its users (search, CLI). The remainder
 // value is the one of engine/board.hpp: the mover's future store gain minus the
 // opponent's, perfect play, natural end. Levels k = 0..S hold the boards with exactly k
-// seeds in the pits; see docs/db-format.md for the indexing and the file format.
+// seeds in the pits, one signed byte per board at its combinatorial index
+// (solver/db/index.hpp); see docs/db-format.md for the indexing and the file format.
+// Terminal boards are stored too (their value is the remainder the end rule banks), so
+// every board with at most S seeds can be probed.
 //
-// (Skeleton written before the implementation; the builder issue fills it in.)
+// Rules: databases hold natural-end values, so a rule set with early end on is refused by
+// the builder; when loading, rule sets are compared with Rules::same_values_as (early end
+// and the pie rule do not matter). The pie rule is accepted and ignored.
 #pragma once
 
 #include <cstddef>
@@ -18,6 +23,8 @@
 
 #include "engine/board.hpp"
 #include "engine/rules.hpp"
+#include "solver/db/index.hpp"
+#include "solver/db/level.hpp"
 
 namespace kalah {
 
@@ -30,6 +37,8 @@ struct DatabaseError : std::runtime_error {
 class EndgameDatabase {
  public:
   EndgameDatabase() = default;
+  // Take over complete levels 0..levels.size()-1 (levels[k] has indexer.count(k) entries).
+  EndgameDatabase(int pits, const Rules& rules, std::vector<LevelArray> levels);
 
   // Compute levels 0..max_seeds in memory (no files). Throws std::invalid_argument for rule
   // sets whose values depend on the stores (early end).
@@ -46,14 +55,25 @@ class EndgameDatabase {
   const Rules& rules() const { return rules_; }
   bool empty() const { return max_seeds_ < 0; }
 
-  // Remainder value of `b` (mover to move). Requires seeds_in(b) <= max_seeds().
+  // Remainder value of `b` (mover to move). Requires seeds_in(b) <= max_seeds() (throws
+  // std::out_of_range otherwise).
   int value(const Board& b) const;
+  // The same when the caller already knows the seed count k = seeds in b's pits (no
+  // checks: requires 0 <= k <= max_seeds()).
+  int value(const Board& b, int k) const { return levels_[k][indexer_.index(b)]; }
+  // Prefetch the entry of `b` (k seeds) into the cache ahead of a value() call.
+  void prefetch(const Board& b, int k) const { __builtin_prefetch(levels_[k].data() + indexer_.index(b)); }
+
+  const BoardIndexer& indexer() const { return indexer_; }
+  const LevelArray& level(int k) const { return levels_[k]; }
+  std::uint64_t entries() const;  // boards stored, all levels
 
  private:
   int pits_ = 0;
   int max_seeds_ = -1;
   Rules rules_;
-  std::vector<std::vector<std::int8_t>> levels_;  // levels_[k][index(board)]
+  BoardIndexer indexer_;
+  std::vector<LevelArray> levels_;  // levels_[k][index(board)]
 };
 
 }  // namespace kalah

@@ -35,6 +35,7 @@ int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alph
   Child children[kMaxPits];
   int n = 0;
   bool open[kMaxPits];
+  bool database[kMaxPits];
   for (int pit = 0; pit < m; ++pit) {
     if (b.cells[pit] == 0) continue;
     Child& c = children[n];
@@ -48,10 +49,12 @@ int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alph
     if (!c.extra) c.board = flipped(c.board, m);
     int remainder = 0;
     open[n] = false;
+    database[n] = false;
     if (is_terminal(c.board, m, rules.end, remainder)) {
       c.lo = c.hi = c.through(remainder);
     } else if (ctx.probe.covers(c.seeds)) {
-      c.lo = c.hi = c.through(ctx.probe.value(c.board));
+      ctx.probe.warm(c.board, c.seeds);
+      database[n] = true;
     } else {
       c.key = ctx.key.split(c.board, index_bits);
       table.prefetch(c.key.index);
@@ -69,6 +72,8 @@ int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alph
       const int chi = std::min(max_value(c.seeds), e.upper);
       c.lo = c.through(c.extra ? clo : chi);
       c.hi = c.through(c.extra ? chi : clo);
+    } else if (database[i]) {
+      c.lo = c.hi = c.through(ctx.probe.value(c.board, c.seeds));
     }
     if (c.lo >= b0) {  // cut-off without recursing: terminal, database, table or futility
       const int r = round_up(c.lo, k);

@@ -55,7 +55,7 @@ int Solver::value(const Board& b) {
   if (is_terminal(b, m, ctx_.rules.end, remainder)) return remainder;
   int k = 0;
   for (int i = 0; i < 2 * m; ++i) k += b.cells[i];
-  if (ctx_.probe.covers(k)) return ctx_.probe.value(b);
+  if (ctx_.probe.covers(k)) return ctx_.probe.value(b, k);
   if (k > ctx_.key.max_seeds())
     throw std::invalid_argument("board with " + std::to_string(k) + " seeds given to a solver for at most " +
                                 std::to_string(ctx_.key.max_seeds()));

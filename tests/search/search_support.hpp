@@ -74,7 +74,7 @@ struct ReferenceProbe {
     search::EndgameProbe p;
     p.max_seeds = max_seeds;
     p.context = this;
-    p.lookup = [](const void* context, const Board& b) {
+    p.lookup = [](const void* context, const Board& b, int) {
       const auto* self = static_cast<const ReferenceProbe*>(context);
       std::lock_guard<std::mutex> lock(self->mutex);
       return self->solver.value(b);

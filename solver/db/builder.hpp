@@ -1,0 +1,45 @@
+// solver/db/builder.hpp — retrograde construction of database levels, and re-derivation of
+// entries for verification.
+//
+// Level k holds every board with exactly k seeds in the pits (index: solver/db/index.hpp;
+// values: solver/db/level.hpp). A sowing that banks s > 0 seeds (sown into the store or
+// captured) leads to level k - s, which is complete before level k starts. A sowing that
+// banks nothing only moves some of the mover's seeds towards its store and passes the turn,
+// so it stays in level k but strictly lowers the potential
+//     sum over both sides of (seeds in a pit) x (its distance to its owner's store);
+// the graph inside a level is therefore acyclic. build_level walks the level in index order
+// in parallel (OpenMP, dynamic schedule); an entry whose same-level successor is still
+// unknown computes that successor first (memoised recursion along potential-lowering moves).
+// Two threads may compute the same entry at once: both write the same byte (relaxed atomic
+// stores), so the race is benign.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "engine/rules.hpp"
+#include "solver/db/index.hpp"
+#include "solver/db/level.hpp"
+
+namespace kalah {
+
+// Called now and then from one thread with the entries of level k finished so far.
+using LevelProgressFn = std::function<void(int k, std::uint64_t done, std::uint64_t size)>;
+
+// Throws std::invalid_argument when the rule set's values depend on the stores (early end).
+void check_database_rules(const Rules& rules);
+
+// Compute level k into levels[k] (allocated by the caller with count(k) entries). Requires
+// levels[0..k) complete and k <= indexer.max_seeds(). threads <= 0: OpenMP's default.
+void build_level(const BoardIndexer& indexer, const Rules& rules, int k, std::vector<LevelArray>& levels,
+                 int threads, const LevelProgressFn& progress = {});
+
+// Re-derive every entry of level k from its successors in levels[0..k] and compare it with
+// the stored one. Returns the number of entries that differ (0 for a sound level); the
+// first bad index goes to *first_bad when given.
+std::uint64_t verify_level(const BoardIndexer& indexer, const Rules& rules, int k,
+                           const std::vector<LevelArray>& levels, int threads,
+                           std::uint64_t* first_bad = nullptr, const LevelProgressFn& progress = {});
+
+}  // namespace kalah

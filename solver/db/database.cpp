@@ -1,0 +1,65 @@
+#include "solver/db/database.hpp"
+
+#include "solver/db/builder.hpp"
+#include "solver/db/format.hpp"
+
+namespace kalah {
+
+EndgameDatabase::EndgameDatabase(int pits, const Rules& rules, std::vector<LevelArray> levels)
+    : pits_(pits),
+      max_seeds_(static_cast<int>(levels.size()) - 1),
+      rules_(rules),
+      indexer_(pits, std::max(0, static_cast<int>(levels.size()) - 1)),
+      levels_(std::move(levels)) {
+  for (int k = 0; k <= max_seeds_; ++k)
+    if (levels_[k].size() != indexer_.count(k)) throw std::logic_error("EndgameDatabase: level size mismatch");
+}
+
+EndgameDatabase EndgameDatabase::build_in_memory(int pits, const Rules& rules, int max_seeds, int threads) {
+  check_database_rules(rules);
+  if (max_seeds < 0 || max_seeds > 127) throw std::invalid_argument("database seed count must be 0..127");
+  const BoardIndexer ix(pits, max_seeds);
+  std::vector<LevelArray> levels;
+  for (int k = 0; k <= max_seeds; ++k) {
+    levels.emplace_back(ix.count(k));
+    build_level(ix, rules, k, levels, threads);
+  }
+  return EndgameDatabase(pits, rules, std::move(levels));
+}
+
+int EndgameDatabase::value(const Board& b) const {
+  int k = 0;
+  for (int i = 0; i < 2 * pits_; ++i) k += b.cells[i];
+  if (k > max_seeds_)
+    throw std::out_of_range("board with " + std::to_string(k) + " seeds is beyond the database (" +
+                            std::to_string(max_seeds_) + " seeds)");
+  return value(b, k);
+}
+
+std::uint64_t EndgameDatabase::entries() const { return max_seeds_ < 0 ? 0 : indexer_.count_upto(max_seeds_); }
+
+}  // namespace kalah
+namespace kalah {
+
+EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits, const Rules& rules, int max_seeds,
+                                      std::size_t memory_limit_bytes) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    throw DatabaseError(dir.string() + ": missing (no such database directory)");
+  if (max_seeds < 0) {
+    while (max_seeds < 255 && std::filesystem::exists(dbfile::level_path(dir, max_seeds + 1), ec)) ++max_seeds;
+    if (max_seeds < 0)
+      throw DatabaseError(dbfile::level_path(dir, 0).string() + ": missing (no database levels in " + dir.string() + ")");
+  }
+  if (max_seeds > 127) throw DatabaseError(dir.string() + ": more than 127 levels");
+  const BoardIndexer ix(pits, max_seeds);
+  if (memory_limit_bytes && ix.count_upto(max_seeds) > memory_limit_bytes)
+    throw DatabaseError(dir.string() + ": levels 0.." + std::to_string(max_seeds) + " need " +
+                        std::to_string(ix.count_upto(max_seeds)) + " bytes of memory, over the limit of " +
+                        std::to_string(memory_limit_bytes));
+  std::vector<LevelArray> levels;
+  for (int k = 0; k <= max_seeds; ++k) levels.push_back(dbfile::read_level(dir, pits, rules, k));
+  return EndgameDatabase(pits, rules, std::move(levels));
+}
+
+}  // namespace kalah

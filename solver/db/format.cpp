@@ -1,0 +1,298 @@
+#include "solver/db/format.hpp"
+
+#include <fcntl.h>
+#include <omp.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <vector>
+
+#include "solver/db/crc32c.hpp"
+#include "solver/db/index.hpp"
+
+namespace kalah::dbfile {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+template <class T>
+void put(std::vector<unsigned char>& out, std::size_t at, T v) {
+  for (std::size_t i = 0; i < sizeof(T); ++i) out[at + i] = static_cast<unsigned char>(static_cast<std::uint64_t>(v) >> (8 * i));
+}
+template <class T>
+T get(const unsigned char* p) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < sizeof(T); ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
+  return static_cast<T>(v);
+}
+
+[[noreturn]] void fail(const fs::path& file, const std::string& problem) {
+  throw DatabaseError(file.string() + ": " + problem);
+}
+
+std::vector<unsigned char> encode_header(const Header& h, std::uint32_t table_crc) {
+  std::vector<unsigned char> b(kHeaderSize, 0);
+  std::memcpy(b.data(), kMagic, 8);
+  put<std::uint32_t>(b, 8, h.version);
+  put<std::uint32_t>(b, 12, kHeaderSize);
+  b[16] = static_cast<unsigned char>(h.pits);
+  b[17] = static_cast<unsigned char>(h.rules.sowing);
+  b[18] = static_cast<unsigned char>(h.rules.capture);
+  b[19] = static_cast<unsigned char>(h.rules.end);
+  b[20] = h.rules.early_end ? 1 : 0;
+  b[21] = h.rules.pie ? 1 : 0;
+  put<std::uint16_t>(b, 22, static_cast<std::uint16_t>(h.level));
+  put<std::uint64_t>(b, 24, h.entries);
+  put<std::uint32_t>(b, 32, h.block_entries);
+  put<std::uint32_t>(b, 36, h.blocks);
+  put<std::uint64_t>(b, 40, h.table_offset);
+  put<std::uint64_t>(b, 48, h.file_size);
+  put<std::uint32_t>(b, 56, table_crc);
+  put<std::uint32_t>(b, 60, crc32c(b.data(), 60));
+  return b;
+}
+
+void write_all(int fd, const void* data, std::size_t size, const fs::path& file) {
+  const auto* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::write(fd, p, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail(file, std::string("write failed: ") + std::strerror(errno));
+    }
+    p += n;
+    size -= static_cast<std::size_t>(n);
+  }
+}
+
+struct BlockEntry {
+  std::uint64_t offset = 0;
+  std::uint32_t stored = 0;
+  std::uint32_t raw_crc = 0;
+  std::uint32_t stored_crc = 0;
+};
+
+// Header fields and block table of a file already in memory; checks everything but blocks.
+// `data` holds the file's first bytes, at least up to the end of the block table when the
+// file is that long; `size` is the file's real size.
+Header parse(const fs::path& file, const unsigned char* data, std::uint64_t size, std::vector<BlockEntry>* table) {
+  if (size < kHeaderSize)
+    fail(file, "truncated: " + std::to_string(size) + " bytes, shorter than the 64-byte header");
+  if (std::memcmp(data, kMagic, 8) != 0) fail(file, "not a Kalah database level file (bad magic)");
+  Header h;
+  h.version = get<std::uint32_t>(data + 8);
+  if (h.version != kVersion)
+    fail(file, "format version " + std::to_string(h.version) + ", this program reads version " +
+                   std::to_string(kVersion));
+  if (get<std::uint32_t>(data + 60) != crc32c(data, 60)) fail(file, "header checksum mismatch (corrupt header)");
+  if (get<std::uint32_t>(data + 12) != kHeaderSize) fail(file, "wrong header size");
+  h.pits = data[16];
+  if (h.pits < 1 || h.pits > kMaxPits || data[17] > 1 || data[18] > 1 || data[19] > 1 || data[20] > 1 || data[21] > 1)
+    fail(file, "invalid header field (pits or rules)");
+  h.rules.sowing = static_cast<Sowing>(data[17]);
+  h.rules.capture = static_cast<Capture>(data[18]);
+  h.rules.end = static_cast<EndRule>(data[19]);
+  h.rules.early_end = data[20] != 0;
+  h.rules.pie = data[21] != 0;
+  h.level = get<std::uint16_t>(data + 22);
+  h.entries = get<std::uint64_t>(data + 24);
+  h.block_entries = get<std::uint32_t>(data + 32);
+  h.blocks = get<std::uint32_t>(data + 36);
+  h.table_offset = get<std::uint64_t>(data + 40);
+  h.file_size = get<std::uint64_t>(data + 48);
+  if (h.block_entries == 0 || h.table_offset != kHeaderSize ||
+      h.blocks != (h.entries + h.block_entries - 1) / h.block_entries)
+    fail(file, "inconsistent header (entry count, block size and block count disagree)");
+  if (size != h.file_size)
+    fail(file, (size < h.file_size ? "truncated: " : "trailing data: ") + std::to_string(size) +
+                   " bytes, the header says " + std::to_string(h.file_size));
+  const std::uint64_t table_end = h.table_offset + std::uint64_t(h.blocks) * kTableEntrySize;
+  if (table_end > size) fail(file, "truncated block table");
+  if (get<std::uint32_t>(data + 56) != crc32c(data + h.table_offset, table_end - h.table_offset))
+    fail(file, "block table checksum mismatch (corrupt block table)");
+  if (table) {
+    table->resize(h.blocks);
+    std::uint64_t expect = table_end;
+    for (std::uint32_t i = 0; i < h.blocks; ++i) {
+      const unsigned char* e = data + h.table_offset + std::uint64_t(i) * kTableEntrySize;
+      BlockEntry& b = (*table)[i];
+      b.offset = get<std::uint64_t>(e);
+      b.stored = get<std::uint32_t>(e + 8);
+      b.raw_crc = get<std::uint32_t>(e + 12);
+      b.stored_crc = get<std::uint32_t>(e + 16);
+      if (b.offset != expect || b.offset + b.stored > size)
+        fail(file, "block " + std::to_string(i) + " lies outside the file (corrupt block table)");
+      expect += b.stored;
+    }
+    if (expect != size) fail(file, "blocks do not fill the file (corrupt block table)");
+  }
+  return h;
+}
+
+std::vector<unsigned char> slurp(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) fail(file, "missing");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) fail(file, "cannot be opened");
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<std::size_t>(in.tellg());
+  in.seekg(0);
+  std::vector<unsigned char> data(size);
+  if (size && !in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(size)))
+    fail(file, "read failed");
+  return data;
+}
+
+}  // namespace
+
+fs::path level_path(const fs::path& dir, int k) {
+  char name[32];
+  std::snprintf(name, sizeof name, "level-%03d.kdb", k);
+  return dir / name;
+}
+
+WriteStats write_level(const fs::path& dir, int pits, const Rules& rules, int k, const LevelArray& level, int threads,
+                       int compression) {
+  Header h;
+  h.pits = pits;
+  h.rules = rules;
+  h.level = k;
+  h.entries = level.size();
+  h.blocks = static_cast<std::uint32_t>((h.entries + h.block_entries - 1) / h.block_entries);
+  std::vector<std::vector<unsigned char>> stored(h.blocks);
+  std::vector<BlockEntry> table(h.blocks);
+  std::atomic<bool> failed{false};
+  if (threads <= 0) threads = omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(h.blocks); ++i) {
+    const std::uint64_t first = static_cast<std::uint64_t>(i) * h.block_entries;
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(h.block_entries, h.entries - first));
+    std::vector<unsigned char>& out = stored[i];
+    out.resize(ZSTD_compressBound(n));
+    const std::size_t got = ZSTD_compress(out.data(), out.size(), level.data() + first, n, compression);
+    if (ZSTD_isError(got)) {
+      failed = true;
+      continue;
+    }
+    out.resize(got);
+    table[i].stored = static_cast<std::uint32_t>(got);
+    table[i].raw_crc = crc32c(level.data() + first, n);
+    table[i].stored_crc = crc32c(out.data(), got);
+  }
+  const fs::path file = level_path(dir, k);
+  if (failed) fail(file, "zstd compression failed");
+  std::vector<unsigned char> tab(std::size_t(h.blocks) * kTableEntrySize, 0);
+  std::uint64_t offset = kHeaderSize + tab.size();
+  for (std::uint32_t i = 0; i < h.blocks; ++i) {
+    table[i].offset = offset;
+    offset += table[i].stored;
+    const std::size_t at = std::size_t(i) * kTableEntrySize;
+    put<std::uint64_t>(tab, at, table[i].offset);
+    put<std::uint32_t>(tab, at + 8, table[i].stored);
+    put<std::uint32_t>(tab, at + 12, table[i].raw_crc);
+    put<std::uint32_t>(tab, at + 16, table[i].stored_crc);
+  }
+  h.file_size = offset;
+  const std::vector<unsigned char> head = encode_header(h, crc32c(tab.data(), tab.size()));
+
+  fs::path tmp = file;
+  tmp += ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail(tmp, std::string("cannot be created: ") + std::strerror(errno));
+  try {
+    write_all(fd, head.data(), head.size(), tmp);
+    write_all(fd, tab.data(), tab.size(), tmp);
+    for (const auto& s : stored) write_all(fd, s.data(), s.size(), tmp);
+    if (::fsync(fd) != 0) fail(tmp, std::string("fsync failed: ") + std::strerror(errno));
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  if (::close(fd) != 0) fail(tmp, std::string("close failed: ") + std::strerror(errno));
+  std::error_code ec;
+  fs::rename(tmp, file, ec);
+  if (ec) fail(file, "rename from the temporary file failed: " + ec.message());
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+  return WriteStats{h.file_size};
+}
+
+Header read_header(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) fail(file, "missing");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) fail(file, "cannot be opened");
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<std::uint64_t>(in.tellg());
+  in.seekg(0);
+  std::vector<unsigned char> data(kHeaderSize, 0);
+  in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(std::min<std::uint64_t>(size, kHeaderSize)));
+  if (size >= kHeaderSize) {
+    // Read the block table too (when the file has it) so that its checksum is checked.
+    const std::uint64_t table_end = kHeaderSize + std::uint64_t(get<std::uint32_t>(data.data() + 36)) * kTableEntrySize;
+    if (table_end <= size) {
+      data.resize(static_cast<std::size_t>(table_end));
+      in.read(reinterpret_cast<char*>(data.data() + kHeaderSize), static_cast<std::streamsize>(table_end - kHeaderSize));
+    }
+  }
+  return parse(file, data.data(), size, nullptr);
+}
+
+LevelArray read_level(const fs::path& dir, int pits, const Rules& rules, int k, int threads) {
+  const fs::path file = level_path(dir, k);
+  const std::vector<unsigned char> data = slurp(file);
+  std::vector<BlockEntry> table;
+  const Header h = parse(file, data.data(), data.size(), &table);
+  if (h.pits != pits)
+    fail(file, "built for " + std::to_string(h.pits) + " pits a side, not " + std::to_string(pits));
+  if (!h.rules.same_values_as(rules))
+    fail(file, "built under rules '" + h.rules.describe() + "', which give different values from '" +
+                   rules.describe() + "'");
+  if (h.level != k) fail(file, "holds level " + std::to_string(h.level) + ", expected " + std::to_string(k));
+  const BoardIndexer ix(pits, k);
+  if (h.entries != ix.count(k))
+    fail(file, "holds " + std::to_string(h.entries) + " entries, level " + std::to_string(k) + " has " +
+                   std::to_string(ix.count(k)));
+  LevelArray level(h.entries);
+  std::atomic<std::int64_t> bad{-1};
+  std::atomic<int> kind{0};
+  if (threads <= 0) threads = omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(h.blocks); ++i) {
+    const BlockEntry& b = table[i];
+    const std::uint64_t first = static_cast<std::uint64_t>(i) * h.block_entries;
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(h.block_entries, h.entries - first));
+    int problem = 0;
+    if (crc32c(data.data() + b.offset, b.stored) != b.stored_crc) {
+      problem = 1;
+    } else {
+      const std::size_t got = ZSTD_decompress(level.data() + first, n, data.data() + b.offset, b.stored);
+      if (ZSTD_isError(got) || got != n)
+        problem = 2;
+      else if (crc32c(level.data() + first, n) != b.raw_crc)
+        problem = 3;
+    }
+    if (problem) {
+      std::int64_t expected = -1;
+      if (bad.compare_exchange_strong(expected, i)) kind = problem;
+    }
+  }
+  if (bad >= 0) {
+    const char* what[] = {"", "stored-bytes checksum mismatch", "does not decompress to its length",
+                          "entries checksum mismatch"};
+    fail(file, "block " + std::to_string(bad.load()) + " is corrupt (" + what[kind.load()] + ")");
+  }
+  return level;
+}
+
+}  // namespace kalah::dbfile

@@ -1,0 +1,65 @@
+// solver/db/format.hpp — the on-disk level file: one file per level k, "level-KKK.kdb" in the
+// database directory (KKK = k, three digits), holding the level's bytes (solver/db/level.hpp)
+// as independently readable zstd blocks. docs/db-format.md describes it byte by byte.
+//
+// Layout (little endian):
+//   header, 64 bytes   magic "KALAHDB" 0x1A, format version, header size, m, rule fields,
+//                      k, entry count, entries per block, block count, table offset, file
+//                      size, CRC-32C of the block table, CRC-32C of the header's first 60 bytes
+//   block table        per block 24 bytes: file offset (u64), stored size (u32), CRC-32C of
+//                      the block's raw entries (u32), CRC-32C of the stored bytes (u32), 0 (u32)
+//   blocks             each one zstd frame of its entries (the last block may be shorter)
+// Files are written to "level-KKK.kdb.tmp" and renamed into place once complete and synced.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "engine/rules.hpp"
+#include "solver/db/database.hpp"
+#include "solver/db/level.hpp"
+
+namespace kalah::dbfile {
+
+inline constexpr char kMagic[8] = {'K', 'A', 'L', 'A', 'H', 'D', 'B', 0x1A};
+inline constexpr std::uint32_t kVersion = 1;
+inline constexpr std::uint32_t kHeaderSize = 64;
+inline constexpr std::uint32_t kTableEntrySize = 24;
+inline constexpr std::uint32_t kDefaultBlockEntries = 1u << 20;
+
+struct Header {
+  std::uint32_t version = kVersion;
+  int pits = 0;
+  Rules rules;  // sowing, capture, end, early end, pie as built
+  int level = 0;
+  std::uint64_t entries = 0;
+  std::uint32_t block_entries = kDefaultBlockEntries;
+  std::uint32_t blocks = 0;
+  std::uint64_t table_offset = kHeaderSize;
+  std::uint64_t file_size = 0;
+};
+
+// "level-024.kdb"
+std::filesystem::path level_path(const std::filesystem::path& dir, int k);
+
+struct WriteStats {
+  std::uint64_t bytes = 0;  // file size
+};
+
+// Compress `level` (k seeds, pits, rules) and write it atomically to level_path(dir, k):
+// a temporary file, fsync, rename, fsync of the directory. zstd level `compression`, blocks
+// compressed in parallel on `threads` threads. Throws DatabaseError on I/O failure.
+WriteStats write_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k,
+                       const LevelArray& level, int threads = 0, int compression = 3);
+
+// Read and check the header (and block table checksum) of a level file. Throws
+// DatabaseError naming the file and the problem.
+Header read_header(const std::filesystem::path& file);
+
+// Read level k for `pits` and rules with the same values as `rules` (Rules::same_values_as),
+// checking everything: header, sizes, block table, every block's checksums and length.
+// Throws DatabaseError naming the file and the problem.
+LevelArray read_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k, int threads = 0);
+
+}  // namespace kalah::dbfile

@@ -1,0 +1,68 @@
+// solver/db/store.hpp — database directories: a resumable build that writes one level file
+// per level as soon as it is complete (solver/db/format.hpp), and a scan of what a directory
+// holds. Loading is EndgameDatabase::load (solver/db/database.hpp).
+//
+// Resuming: `kalah db build` run again on the same directory deletes leftover temporary files,
+// reuses every level file that passes all checks (header, rules, pit count, checksums of
+// every block) and rebuilds the missing or damaged ones. Values do not depend on how a level
+// was computed, so the result is byte-identical to an uninterrupted build.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/rules.hpp"
+#include "solver/db/builder.hpp"
+#include "solver/db/format.hpp"
+
+namespace kalah {
+
+struct DbBuildOptions {
+  int pits = 6;
+  Rules rules;
+  int max_seeds = 0;
+  int threads = 0;                  // <= 0: all cores (OpenMP default)
+  std::uint64_t memory_limit = 0;   // bytes; 0: no limit
+  int compression = 3;              // zstd level
+};
+
+struct DbBuildEvents {
+  std::function<void(const std::string&)> note;  // one-line messages (level reused, rebuilt, ...)
+  LevelProgressFn progress;                       // progress inside a level being built
+  std::function<void(int k, double seconds, std::uint64_t bytes)> level_done;  // level written
+};
+
+struct DbBuildSummary {
+  std::uint64_t positions = 0;      // entries in levels 0..S
+  std::uint64_t bytes_on_disk = 0;  // all level files
+  int levels_reused = 0;
+  int levels_built = 0;
+  double seconds = 0;  // whole command, including reuse checks and writing
+};
+
+// Bytes of RAM a build (or a full load) to max_seeds needs: every level held at once (one
+// byte per board) plus the compressed copy of the largest level while it is written.
+std::uint64_t db_memory_needed(int pits, int max_seeds);
+
+// Build (or resume) the database in `dir` (created if missing). Throws std::invalid_argument
+// for early end, DatabaseError when the memory need exceeds the limit, when `dir` holds a
+// database for other rules or another pit count, or on I/O errors.
+DbBuildSummary build_database(const std::filesystem::path& dir, const DbBuildOptions& options,
+                              const DbBuildEvents& events = {});
+
+// One level file as found in a directory.
+struct DbLevelInfo {
+  int level = 0;
+  std::filesystem::path file;
+  std::uint64_t bytes = 0;
+  dbfile::Header header;
+};
+// Headers of the level files level-000.kdb, level-001.kdb, ... present in `dir` (stops at the
+// first missing level). Throws DatabaseError when `dir` is missing, holds no level 0, a header
+// is damaged, or the files disagree on pits or rules.
+std::vector<DbLevelInfo> scan_database(const std::filesystem::path& dir);
+
+}  // namespace kalah
