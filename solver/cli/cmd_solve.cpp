@@ -53,7 +53,7 @@ int run_solve(const Args& args) {
     oracle = setup.solver->oracle();
   }
   const auto t1 = std::chrono::steady_clock::now();
-  const PositionSolution sol = solve_position(start, rules, oracle);
+  const PositionSolution sol = reference ? solve_position(start, rules, oracle) : solve_position(start, rules, oracle, setup.solver->best_sowings_function());
   const auto t2 = std::chrono::steady_clock::now();
   const double seconds = std::chrono::duration<double>(t2 - t0).count();
   const double search_seconds = std::chrono::duration<double>(t2 - t1).count();

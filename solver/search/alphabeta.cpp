@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <climits>
+#include <cstdlib>
 
 #include "solver/search/children.hpp"
 #include "solver/search/value_bounds.hpp"
@@ -91,7 +92,10 @@ int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alph
 
   // Search the open children in order.
   int order[kMaxPits];
-  for (int i = 0; i < n; ++i) children[i].score = move_score(children[i], known.move);
+  for (int i = 0; i < n; ++i) {
+    Child& c = children[i];
+    c.score = move_score(c, known.move);
+  }
   order_children(children, order, n);
   if (variant_ > 0 && ply < 3 && n > 2) {
     const int shift = 1 + (variant_ + ply + static_cast<int>(key.index & 3)) % (n - 1);
@@ -123,7 +127,7 @@ int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alph
     table.store(key.index, key.tag, best, 255, best_move, work);
   } else if (best <= a0) {
     best = round_down(best, k);
-    table.store(key.index, key.tag, -255, best, -1, work);
+    table.store(key.index, key.tag, -255, best, best_move, work);
   } else {
     table.store(key.index, key.tag, best, best, best_move, work);
   }

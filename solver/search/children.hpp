@@ -9,7 +9,9 @@
 // child board (enhanced transposition cutoff).
 //
 // Order (move_score): the table's best sowing, then sowings that earn an extra turn, then
-// captures (larger first), then the pits nearest the store first.
+// captures, then the rest; within each group by the midpoint of [lo, hi] (for a child the
+// table knows nothing of, about twice the seeds the sowing banks), then the pit nearest the
+// store first.
 #pragma once
 
 #include <cstdint>
@@ -35,8 +37,8 @@ struct Child {
 };
 
 inline int move_score(const Child& c, int table_move) {
-  const int bounds = (c.lo + c.hi + 1024) << 4;
   if (c.pit == table_move) return 1 << 28;
+  const int bounds = (c.lo + c.hi + 1024) << 4;  // midpoint of what is known, then the pit
   if (c.extra) return (1 << 26) + bounds + c.pit;
   if (c.capture) return (1 << 24) + bounds + c.pit;
   return bounds + c.pit;

@@ -49,16 +49,52 @@ int Solver::pass(const Board& b, int k, const BoardKey::Split& key, int alpha, i
   return result;
 }
 
+int Solver::seeds_checked(const Board& b) const {
+  int k = 0;
+  for (int i = 0; i < 2 * ctx_.pits; ++i) k += b.cells[i];
+  if (k > ctx_.key.max_seeds())
+    throw std::invalid_argument("board with " + std::to_string(k) + " seeds given to a solver for at most " +
+                                std::to_string(ctx_.key.max_seeds()));
+  return k;
+}
+
+bool Solver::value_at_least(const Board& b, int gamma) {
+  int remainder = 0;
+  if (is_terminal(b, ctx_.pits, ctx_.rules.end, remainder)) return remainder >= gamma;
+  const int k = seeds_checked(b);
+  if (ctx_.probe.covers(k)) return ctx_.probe.value(b, k) >= gamma;
+  const BoardKey::Split key = ctx_.key.split(b, table_.index_bits());
+  const TableEntry known = table_.probe(key.index, key.tag);
+  if (std::max(min_value(k, ctx_.rules), known.lower) >= gamma) return true;
+  if (std::min(max_value(k), known.upper) < gamma) return false;
+  return pass(b, k, key, gamma - 1, gamma) >= gamma;
+}
+
+std::vector<int> Solver::best_sowings(const Board& b) {
+  std::vector<int> best;
+  const int m = ctx_.pits;
+  int remainder = 0;
+  if (is_terminal(b, m, ctx_.rules.end, remainder)) return best;
+  const int target = value(b);
+  for (int pit = 0; pit < m; ++pit) {
+    if (!b.cells[pit]) continue;
+    Board next = b;
+    const SowOutcome o = sow(next, m, pit, ctx_.rules);
+    // Through this sowing the value is o.stored + v(next) (extra turn) or o.stored - v(flipped
+    // next); no sowing exceeds the target, so reaching it is the test.
+    const bool attains = o.extra_turn ? value_at_least(next, target - o.stored)
+                                      : !value_at_least(flipped(next, m), o.stored - target + 1);
+    if (attains) best.push_back(pit);
+  }
+  return best;
+}
+
 int Solver::value(const Board& b) {
   const int m = ctx_.pits;
   int remainder = 0;
   if (is_terminal(b, m, ctx_.rules.end, remainder)) return remainder;
-  int k = 0;
-  for (int i = 0; i < 2 * m; ++i) k += b.cells[i];
+  const int k = seeds_checked(b);
   if (ctx_.probe.covers(k)) return ctx_.probe.value(b, k);
-  if (k > ctx_.key.max_seeds())
-    throw std::invalid_argument("board with " + std::to_string(k) + " seeds given to a solver for at most " +
-                                std::to_string(ctx_.key.max_seeds()));
   const BoardKey::Split key = ctx_.key.split(b, table_.index_bits());
   const TableEntry known = table_.probe(key.index, key.tag);
   int lo = std::max(min_value(k, ctx_.rules), known.lower);

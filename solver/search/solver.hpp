@@ -48,9 +48,18 @@ class Solver {
   // Exact remainder value of b (mover to move). Throws std::invalid_argument when b holds
   // more than max_seeds seeds in the pits.
   int value(const Board& b);
+  // Is value(b) >= gamma? One null-window search (cheaper than the exact value).
+  bool value_at_least(const Board& b, int gamma);
+  // The sowings (0-based pits) of b's mover that attain value(b), by null-window tests of
+  // each sowing against the value; empty when b is terminal.
+  std::vector<int> best_sowings(const Board& b);
   // An oracle for solver/analysis.hpp (refers to this solver).
   Oracle oracle() {
     return [this](const Board& b) { return value(b); };
+  }
+
+  BestSowings best_sowings_function() {
+    return [this](const Board& b) { return best_sowings(b); };
   }
 
   int pits() const { return ctx_.pits; }
@@ -63,6 +72,7 @@ class Solver {
 
  private:
   int pass(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta);
+  int seeds_checked(const Board& b) const;
 
   TranspositionTable table_;
   SearchContext ctx_;
