@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "solver/db/database.hpp"
 #include "solver/search/solver.hpp"
 #include "tests/search/search_support.hpp"
 
@@ -77,12 +78,12 @@ TEST_CASE("search: random reachable positions of larger boards match the referen
 TEST_CASE("search: parallel and serial searches agree", "[search]") {
   std::mt19937 rng(7);
   for (const Rules& rules : all_value_rules()) {
-    search::Solver serial(6, rules, 20, small_table(1));
-    search::Solver parallel(6, rules, 20, small_table(2));
+    search::Solver serial(6, rules, 18, small_table(1));
+    search::Solver parallel(6, rules, 18, small_table(2));
     int tested = 0;
-    while (tested < 40) {
+    while (tested < 25) {
       Board b;
-      if (!test::random_board(6, 4, 20, rules, rng, b)) continue;
+      if (!test::random_board(6, 4, 18, rules, rng, b)) continue;
       ++tested;
       INFO("rules " << rules.describe() << " board " << tested);
       REQUIRE(parallel.value(b) == serial.value(b));
@@ -121,6 +122,50 @@ TEST_CASE("search: a tiny table (constant replacement) still gives exact values"
       if (!test::random_board(4, 4, 12, rules, rng, b)) continue;
       ++i;
       REQUIRE(solver.value(b) == ref.value(b));
+    }
+  }
+}
+
+TEST_CASE("search: published Irving et al. values (empty capture, either end)", "[search]") {
+  // PUBLISHED.md, Table 9 (margins; the start position has empty stores, so the game value
+  // is the remainder value of the start board).
+  struct Published {
+    int m, n, value;
+  };
+  const Published table[] = {{4, 1, 2}, {4, 2, 6}, {4, 3, 8}, {4, 4, 2}, {4, 5, 2}, {4, 6, 0},
+                             {5, 1, 0}, {5, 2, 0}, {5, 3, 8}, {5, 4, 12}, {6, 1, 2}, {6, 2, 10}, {6, 3, 2}};
+  const Rules rules = Rules::preset("empty-capture");
+  for (const Published& p : table) {
+    INFO("Kalah(" << p.m << "," << p.n << ")");
+    search::SolverOptions o;
+    o.table_bytes = std::size_t(32) << 20;
+    o.threads = 2;
+    search::Solver solver(p.m, rules, 2 * p.m * p.n, o);
+    CHECK(solver.value(test::start_board(p.m, p.n)) == p.value);
+  }
+}
+
+TEST_CASE("search: with the endgame database (solver/db) values equal those without", "[search]") {
+  std::mt19937 rng(2024);
+  for (const Rules& rules : all_value_rules()) {
+    const EndgameDatabase db = EndgameDatabase::build_in_memory(5, rules, 9, 2);
+    for (int threads : {1, 2}) {
+      search::SolverOptions with_db = small_table(threads);
+      with_db.probe = search::database_probe(db);
+      search::Solver plain(5, rules, 17, small_table(1));
+      search::Solver probed(5, rules, 17, with_db);
+      ReferenceSolver ref(5, rules);
+      int tested = 0;
+      while (tested < 20) {
+        Board b;
+        if (!test::random_board(5, 4, 17, rules, rng, b)) continue;
+        ++tested;
+        INFO("rules " << rules.describe() << " threads " << threads << " board " << tested);
+        const int v = plain.value(b);
+        REQUIRE(probed.value(b) == v);
+        if (test::seeds_in(b, 5) <= 13) REQUIRE(ref.value(b) == v);
+        REQUIRE(probed.best_sowings(b) == plain.best_sowings(b));
+      }
     }
   }
 }
