@@ -27,6 +27,11 @@ bool is_start(const Position& p) {
 }  // namespace
 
 PositionSolution solve_position(const Position& p, const Rules& rules, const Oracle& oracle) {
+  return solve_position(p, rules, oracle, nullptr);
+}
+
+PositionSolution solve_position(const Position& p, const Rules& rules, const Oracle& oracle,
+                                const BestSowings& best_sowings) {
   Rules natural = rules;
   natural.early_end = false;
   PositionSolution sol;
@@ -43,6 +48,13 @@ PositionSolution solve_position(const Position& p, const Rules& rules, const Ora
     const Board b = game.position().board();
     int best_value = INT_MIN;
     std::vector<int> best;
+    if (best_sowings) best = best_sowings(b);
+    if (!best.empty()) {
+      if (first) sol.best = best;
+      first = false;
+      sol.pv.push_back(game.sow(best.front()));
+      continue;
+    }
     for (int pit : game.legal_pits()) {
       const int v = value_after_sowing(b, m, pit, natural, oracle);
       if (v > best_value) {

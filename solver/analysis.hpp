@@ -28,6 +28,12 @@ struct PositionSolution {
   Position final_position;        // where the principal variation ends
 };
 PositionSolution solve_position(const Position& p, const Rules& rules, const Oracle& oracle);
+// The same with a faster way to find the best sowings of a non-terminal board (ascending
+// 0-based pits attaining oracle(b)), e.g. by bound tests instead of an exact value for
+// every sowing. It must agree with the oracle.
+using BestSowings = std::function<std::vector<int>(const Board&)>;
+PositionSolution solve_position(const Position& p, const Rules& rules, const Oracle& oracle,
+                                const BestSowings& best_sowings);
 
 struct SowingValue {
   int pit = 0;              // 0-based pit of the side to move

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>

@@ -1,0 +1,63 @@
+#include "solver/cli/search_setup.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "solver/db/database.hpp"
+
+namespace kalah::cli {
+
+po::options_description search_options() {
+  po::options_description o("Search options");
+  o.add_options()
+      ("threads,t", po::value<int>()->default_value(0), "threads (0 = all cores)")
+      ("tt-memory", po::value<std::string>()->default_value("1G"), "transposition table size (e.g. 256M, 2G)")
+      ("db", po::value<std::string>(), "endgame database directory (kalah db build) to probe")
+      ("db-seeds", po::value<int>(), "load the database only up to this many seeds");
+  return o;
+}
+
+SearchSetup make_search(const po::variables_map& vm, int pits, const Rules& rules, int max_seeds, bool progress) {
+  SearchSetup setup;
+  search::SolverOptions options;
+  const int threads = vm["threads"].as<int>();
+  if (threads < 0 || threads > 1024) throw UsageError("--threads must be between 0 and 1024");
+  options.threads = threads;
+  options.table_bytes = static_cast<std::size_t>(parse_byte_size(vm["tt-memory"].as<std::string>(), "tt-memory"));
+  if (options.table_bytes < 1024) throw UsageError("--tt-memory must be at least 1K");
+  if (vm.count("db")) {
+    const int db_seeds = vm.count("db-seeds") ? vm["db-seeds"].as<int>() : -1;
+    if (vm.count("db-seeds") && db_seeds < 0) throw UsageError("--db-seeds must be >= 0");
+    const auto t0 = std::chrono::steady_clock::now();
+    auto db = std::make_shared<EndgameDatabase>(
+        EndgameDatabase::load(vm["db"].as<std::string>(), pits, rules, db_seeds));
+    setup.db_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    setup.db_max_seeds = db->max_seeds();
+    setup.db_dir = vm["db"].as<std::string>();
+    options.probe = search::database_probe(*db);
+    setup.database = db;
+  } else if (vm.count("db-seeds")) {
+    throw UsageError("--db-seeds needs --db DIR");
+  }
+  if (progress) {
+    options.progress = [](const std::string& line) { std::cerr << "progress: " << line << std::endl; };
+    options.progress_after = 1.0;
+  }
+  setup.solver = std::make_unique<search::Solver>(pits, rules, max_seeds, std::move(options));
+  return setup;
+}
+
+std::string byte_text(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) {
+    bytes /= 1024;
+    ++u;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+  return buf;
+}
+
+}  // namespace kalah::cli

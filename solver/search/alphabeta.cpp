@@ -1,0 +1,137 @@
+#include "solver/search/alphabeta.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <climits>
+#include <cstdlib>
+
+#include "solver/search/children.hpp"
+#include "solver/search/value_bounds.hpp"
+
+namespace kalah::search {
+
+int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int ply) {
+  SearchContext& ctx = *ctx_;
+  const int m = ctx.pits;
+  const Rules& rules = ctx.rules;
+  TranspositionTable& table = *ctx.table;
+  const int index_bits = table.index_bits();
+  const std::uint64_t nodes_before = nodes_++;
+
+  // What is known before looking at the children.
+  const TableEntry known = table.probe(key.index, key.tag);
+  const int lo = std::max(min_value(k, rules), known.lower);
+  const int hi = std::min(max_value(k), known.upper);
+  if (lo >= beta) return lo;
+  if (hi <= alpha) return hi;
+  if (lo == hi) return lo;
+  // Narrow the window to the known bounds: a fail low at lo or a fail high at hi is exact.
+  const int a0 = std::max(alpha, lo);
+  const int b0 = std::min(beta, hi);
+  int a = a0;
+
+  // Every child, with what is known of it without recursing. First pass: sow, detect
+  // terminal boards and database hits, compute keys and prefetch the table buckets; second
+  // pass: read the table for the children (their loads overlap).
+  Child children[kMaxPits];
+  int n = 0;
+  bool open[kMaxPits];
+  bool database[kMaxPits];
+  for (int pit = 0; pit < m; ++pit) {
+    if (b.cells[pit] == 0) continue;
+    Child& c = children[n];
+    c.board = b;
+    const SowOutcome o = sow(c.board, m, pit, rules);
+    c.pit = pit;
+    c.extra = o.extra_turn;
+    c.capture = o.capture;
+    c.stored = o.stored;
+    c.seeds = k - o.stored;
+    if (!c.extra) c.board = flipped(c.board, m);
+    int remainder = 0;
+    open[n] = false;
+    database[n] = false;
+    if (is_terminal(c.board, m, rules.end, remainder)) {
+      c.lo = c.hi = c.through(remainder);
+    } else if (ctx.probe.covers(c.seeds)) {
+      ctx.probe.warm(c.board, c.seeds);
+      database[n] = true;
+    } else {
+      c.key = ctx.key.split(c.board, index_bits);
+      table.prefetch(c.key.index);
+      open[n] = true;
+    }
+    ++n;
+  }
+  int best = INT_MIN;
+  int best_move = -1;
+  for (int i = 0; i < n; ++i) {
+    Child& c = children[i];
+    if (open[i]) {
+      const TableEntry e = table.probe(c.key.index, c.key.tag);
+      const int clo = std::max(min_value(c.seeds, rules), e.lower);
+      const int chi = std::min(max_value(c.seeds), e.upper);
+      c.lo = c.through(c.extra ? clo : chi);
+      c.hi = c.through(c.extra ? chi : clo);
+    } else if (database[i]) {
+      c.lo = c.hi = c.through(ctx.probe.value(c.board, c.seeds));
+    }
+    if (c.lo >= b0) {  // cut-off without recursing: terminal, database, table or futility
+      const int r = round_up(c.lo, k);
+      table.store(key.index, key.tag, r, 255, c.pit, 0);
+      return r;
+    }
+    if (c.exact()) {
+      if (c.lo > best) {
+        best = c.lo;
+        best_move = c.pit;
+      }
+      if (best > a) a = best;
+    }
+  }
+
+  // Search the open children in order.
+  int order[kMaxPits];
+  for (int i = 0; i < n; ++i) {
+    Child& c = children[i];
+    c.score = move_score(c, known.move);
+  }
+  order_children(children, order, n);
+  if (variant_ > 0 && ply < 3 && n > 2) {
+    const int shift = 1 + (variant_ + ply + static_cast<int>(key.index & 3)) % (n - 1);
+    std::rotate(order + 1, order + 1 + (shift % (n - 1)), order + n);
+  }
+  for (int i = 0; i < n && best < b0; ++i) {
+    const Child& c = children[order[i]];
+    if (c.exact()) continue;
+    if (c.hi <= a) {  // cannot raise the value: its upper bound is all we need
+      best = std::max(best, c.hi);
+      continue;
+    }
+    int r;
+    if (c.extra)
+      r = c.stored + search(c.board, c.seeds, c.key, a - c.stored, b0 - c.stored, ply + 1);
+    else
+      r = c.stored - search(c.board, c.seeds, c.key, c.stored - b0, c.stored - a, ply + 1);
+    if (ctx.stop.load(std::memory_order_relaxed)) return 0;
+    if (r > best) {
+      best = r;
+      best_move = c.pit;
+    }
+    if (best > a) a = best;
+  }
+
+  const int work = static_cast<int>(std::bit_width(nodes_ - nodes_before));
+  if (best >= b0) {
+    best = round_up(best, k);
+    table.store(key.index, key.tag, best, 255, best_move, work);
+  } else if (best <= a0) {
+    best = round_down(best, k);
+    table.store(key.index, key.tag, -255, best, best_move, work);
+  } else {
+    table.store(key.index, key.tag, best, best, best_move, work);
+  }
+  return best;
+}
+
+}  // namespace kalah::search

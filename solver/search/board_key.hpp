@@ -1,0 +1,107 @@
+// solver/search/board_key.hpp — exact transposition-table keys for boards.
+//
+// Encoding. A board of the search holds at most K seeds in its 2m pits (K = the seeds in
+// the pits of the root: seeds in the pits never increase). Adding a slack cell K - k makes
+// it a composition of K into 2m+1 parts, ranked by the combinatorial number system: with
+// partial sums P_j = c_0 + ... + c_j, the bars sit at p_j = P_j + j and
+//     rank = sum_{j<2m} C(p_j, j+1)      in [0, C(K+2m, 2m)),
+// a bijection between boards with at most K seeds and that range. The rank fits in B bits;
+// a bijective mix on B bits (xor-shifts and odd multipliers mod 2^B) spreads it, and the mix
+// is split into a bucket index (low bits) and a tag (the rest). (index, tag) determines the
+// board exactly, so a table hit whose tag matches is never a false hit.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/board.hpp"
+
+namespace kalah::search {
+
+class BoardKey {
+ public:
+  struct Split {
+    std::uint64_t index;  // bucket index, < 2^index_bits
+    std::uint64_t tag;    // the remaining high bits, < 2^(bits - index_bits) (or 0)
+  };
+
+  BoardKey() = default;
+  // Keys for boards of `pits` pits a side holding at most `max_seeds` seeds in the pits.
+  // Throws std::length_error when the key space exceeds 63 bits.
+  BoardKey(int pits, int max_seeds) : pits_(pits), max_seeds_(max_seeds) {
+    __extension__ typedef unsigned __int128 u128;
+    const int cells = 2 * pits;
+    // C(n, r) for n <= max_seeds + cells, r <= cells, saturated at 2^64-1.
+    const int rows = max_seeds + cells + 1;
+    table_.assign(static_cast<std::size_t>(rows) * kCols, 0);
+    std::vector<u128> prev(kCols, 0), cur(kCols, 0);
+    u128 total = 0;
+    for (int n = 0; n < rows; ++n) {
+      for (int r = 0; r < kCols; ++r) {
+        if (r == 0)
+          cur[r] = 1;
+        else if (n == 0)
+          cur[r] = 0;
+        else {
+          cur[r] = prev[r - 1] + prev[r];
+          const u128 cap = u128(1) << 100;  // keep the recurrence from overflowing
+          if (cur[r] > cap) cur[r] = cap;
+        }
+        const u128 sat = cur[r] > u128(~std::uint64_t(0)) ? u128(~std::uint64_t(0)) : cur[r];
+        table_[static_cast<std::size_t>(n) * kCols + r] = static_cast<std::uint64_t>(sat);
+      }
+      if (n == max_seeds + cells) total = cur[cells];
+      prev.swap(cur);
+    }
+    bits_ = 1;
+    while (bits_ < 100 && (u128(1) << bits_) < total) ++bits_;
+    if (bits_ > 63)
+      throw std::length_error("transposition-table keys for " + std::to_string(max_seeds) + " seeds in " +
+                              std::to_string(pits) + "+" + std::to_string(pits) +
+                              " pits need more than 63 bits; the position is too large to search");
+    mask_ = (std::uint64_t(1) << bits_) - 1;
+  }
+
+  int bits() const { return bits_; }
+  int max_seeds() const { return max_seeds_; }
+
+  // Combinatorial rank of `b` (at most max_seeds seeds in the pits).
+  std::uint64_t rank(const Board& b) const {
+    std::uint64_t r = 0;
+    int partial = 0;
+    const int cells = 2 * pits_;
+    for (int j = 0; j < cells; ++j) {
+      partial += b.cells[j];
+      r += table_[static_cast<std::size_t>(partial + j) * kCols + (j + 1)];
+    }
+    return r;
+  }
+
+  // Bijective mix of a rank on bits() bits.
+  std::uint64_t mix(std::uint64_t x) const {
+    const int h = bits_ / 2 + 1;
+    x ^= x >> h;
+    x = (x * 0x9E3779B97F4A7C15ULL) & mask_;
+    x ^= x >> (bits_ / 3 + 1);
+    x = (x * 0xD6E8FEB86659FD93ULL) & mask_;
+    x ^= x >> h;
+    return x;
+  }
+
+  Split split(const Board& b, int index_bits) const {
+    const std::uint64_t x = mix(rank(b));
+    return {x & ((std::uint64_t(1) << index_bits) - 1), index_bits >= bits_ ? 0 : x >> index_bits};
+  }
+
+ private:
+  static constexpr int kCols = 2 * kMaxPits + 1;
+  int pits_ = 0;
+  int max_seeds_ = 0;
+  int bits_ = 1;
+  std::uint64_t mask_ = 1;
+  std::vector<std::uint64_t> table_;  // table_[n * kCols + r] = C(n, r)
+};
+
+}  // namespace kalah::search

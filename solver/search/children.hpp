@@ -1,0 +1,61 @@
+// solver/search/children.hpp — a node's sowings, what is known about each before recursing,
+// and the order they are searched in.
+//
+// A Child is one sowing of the mover's pit `pit`: the board after it seen from the player to
+// move next (the same mover after an extra turn, else flipped), the seeds it banked and the
+// seeds left in the pits. [lo, hi] bounds the parent's value through this child, from the
+// parent mover's point of view: exact (lo == hi) for a terminal board or a database hit,
+// else the seeds-in-play bounds (value_bounds.hpp) tightened by the table's bounds for the
+// child board (enhanced transposition cutoff).
+//
+// Order (move_score): the table's best sowing, then sowings that earn an extra turn, then
+// captures, then the rest; within each group by the midpoint of [lo, hi] (for a child the
+// table knows nothing of, about twice the seeds the sowing banks), then the pit nearest the
+// store first.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/board.hpp"
+#include "solver/search/board_key.hpp"
+
+namespace kalah::search {
+
+struct Child {
+  Board board;
+  BoardKey::Split key{0, 0};
+  int pit = 0;
+  int stored = 0;   // seeds the sowing put in the mover's store
+  int seeds = 0;    // seeds left in the pits
+  int lo = 0, hi = 0;
+  int score = 0;
+  bool extra = false;
+  bool capture = false;
+  bool exact() const { return lo == hi; }
+  // The parent's value through this child given the child board's value v.
+  int through(int v) const { return extra ? stored + v : stored - v; }
+};
+
+inline int move_score(const Child& c, int table_move) {
+  if (c.pit == table_move) return 1 << 28;
+  const int bounds = (c.lo + c.hi + 1024) << 4;  // midpoint of what is known, then the pit
+  if (c.extra) return (1 << 26) + bounds + c.pit;
+  if (c.capture) return (1 << 24) + bounds + c.pit;
+  return bounds + c.pit;
+}
+
+// Sort children[0..n) by descending score (n <= 8: insertion sort, stable).
+inline void order_children(Child* children, int* order, int n) {
+  for (int i = 0; i < n; ++i) order[i] = i;
+  for (int i = 1; i < n; ++i) {
+    const int x = order[i];
+    int j = i;
+    while (j > 0 && children[order[j - 1]].score < children[x].score) {
+      order[j] = order[j - 1];
+      --j;
+    }
+    order[j] = x;
+  }
+}
+
+}  // namespace kalah::search

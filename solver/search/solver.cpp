@@ -1,0 +1,125 @@
+#include "solver/search/solver.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "solver/search/value_bounds.hpp"
+
+namespace kalah::search {
+
+Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions options)
+    : table_(options.table_bytes), options_(std::move(options)) {
+  ctx_.pits = pits;
+  ctx_.rules = rules;
+  ctx_.rules.early_end = false;
+  ctx_.rules.pie = false;
+  ctx_.key = BoardKey(pits, std::max(max_seeds, 0));
+  ctx_.table = &table_;
+  ctx_.probe = options_.probe;
+  if (ctx_.key.bits() - table_.index_bits() > TranspositionTable::kTagBits)
+    throw std::length_error("the transposition table is too small for exact keys of boards with " +
+                            std::to_string(max_seeds) + " seeds (" + std::to_string(ctx_.key.bits()) +
+                            "-bit keys, at most " + std::to_string(TranspositionTable::kTagBits) +
+                            " tag bits): give it more memory");
+  threads_ = options_.threads > 0 ? options_.threads : omp_get_max_threads();
+  for (int t = 0; t < threads_; ++t) searchers_.push_back(std::make_unique<Searcher>(ctx_, t));
+}
+
+std::uint64_t Solver::nodes() const {
+  std::uint64_t n = 0;
+  for (const auto& s : searchers_) n += s->nodes();
+  return n;
+}
+
+int Solver::pass(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta) {
+  ++passes_;
+  if (threads_ == 1) return searchers_[0]->search(b, k, key, alpha, beta);
+  ctx_.stop.store(false);
+  int result = 0;
+#pragma omp parallel num_threads(threads_)
+  {
+    const int t = omp_get_thread_num();
+    const int r = searchers_[static_cast<std::size_t>(t)]->search(b, k, key, alpha, beta);
+    // The first searcher to finish completed its search (nobody had set stop before it).
+    if (!ctx_.stop.exchange(true)) result = r;
+  }
+  ctx_.stop.store(false);
+  return result;
+}
+
+int Solver::seeds_checked(const Board& b) const {
+  int k = 0;
+  for (int i = 0; i < 2 * ctx_.pits; ++i) k += b.cells[i];
+  if (k > ctx_.key.max_seeds())
+    throw std::invalid_argument("board with " + std::to_string(k) + " seeds given to a solver for at most " +
+                                std::to_string(ctx_.key.max_seeds()));
+  return k;
+}
+
+bool Solver::value_at_least(const Board& b, int gamma) {
+  int remainder = 0;
+  if (is_terminal(b, ctx_.pits, ctx_.rules.end, remainder)) return remainder >= gamma;
+  const int k = seeds_checked(b);
+  if (ctx_.probe.covers(k)) return ctx_.probe.value(b, k) >= gamma;
+  const BoardKey::Split key = ctx_.key.split(b, table_.index_bits());
+  const TableEntry known = table_.probe(key.index, key.tag);
+  if (std::max(min_value(k, ctx_.rules), known.lower) >= gamma) return true;
+  if (std::min(max_value(k), known.upper) < gamma) return false;
+  return pass(b, k, key, gamma - 1, gamma) >= gamma;
+}
+
+std::vector<int> Solver::best_sowings(const Board& b) {
+  std::vector<int> best;
+  const int m = ctx_.pits;
+  int remainder = 0;
+  if (is_terminal(b, m, ctx_.rules.end, remainder)) return best;
+  const int target = value(b);
+  for (int pit = 0; pit < m; ++pit) {
+    if (!b.cells[pit]) continue;
+    Board next = b;
+    const SowOutcome o = sow(next, m, pit, ctx_.rules);
+    // Through this sowing the value is o.stored + v(next) (extra turn) or o.stored - v(flipped
+    // next); no sowing exceeds the target, so reaching it is the test.
+    const bool attains = o.extra_turn ? value_at_least(next, target - o.stored)
+                                      : !value_at_least(flipped(next, m), o.stored - target + 1);
+    if (attains) best.push_back(pit);
+  }
+  return best;
+}
+
+int Solver::value(const Board& b) {
+  const int m = ctx_.pits;
+  int remainder = 0;
+  if (is_terminal(b, m, ctx_.rules.end, remainder)) return remainder;
+  const int k = seeds_checked(b);
+  if (ctx_.probe.covers(k)) return ctx_.probe.value(b, k);
+  const BoardKey::Split key = ctx_.key.split(b, table_.index_bits());
+  const TableEntry known = table_.probe(key.index, key.tag);
+  int lo = std::max(min_value(k, ctx_.rules), known.lower);
+  int hi = std::min(max_value(k), known.upper);
+  // MTD(f) from a guess of 0 (rounded to the parity of the value) inside the known bounds.
+  int guess = std::clamp(round_down(0, k), lo, hi);
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::uint64_t nodes0 = nodes();
+  while (lo < hi) {
+    const int gamma = guess == lo ? guess + 1 : guess;  // test value >= gamma
+    const int r = pass(b, k, key, gamma - 1, gamma);
+    if (r < gamma)
+      hi = r;
+    else
+      lo = r;
+    guess = r;
+    if (options_.progress) {
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (s >= options_.progress_after)
+        options_.progress("pass " + std::to_string(passes_) + ": value in [" + std::to_string(lo) + ", " +
+                          std::to_string(hi) + "], " + std::to_string(nodes() - nodes0) + " nodes, " +
+                          std::to_string(s) + " s");
+    }
+  }
+  return lo;
+}
+
+}  // namespace kalah::search

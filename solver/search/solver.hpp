@@ -1,0 +1,85 @@
+// solver/search/solver.hpp — the exact solver: MTD(f) driver over the alpha-beta search,
+// parallel passes on a shared table, and an Oracle for solver/analysis.hpp.
+//
+// value(b) returns the exact remainder value of a board (engine/board.hpp). It is found by
+// MTD(f): a sequence of null-window searches around a guess, each proving a bound, until the
+// lower and upper bounds meet. With T > 1 threads every pass runs T searchers on the same
+// window with a shared lock-free table (lazy SMP): the helpers search in perturbed orders
+// and fill the table; the first searcher to finish decides the pass and the rest unwind.
+// Every bound in the table is proven, so the value is the same for any thread count; only
+// node counts vary.
+//
+// A Solver is for one pit count, one rule set (values to the natural end: early end and the
+// pie rule are handled by the caller) and boards with at most max_seeds seeds in the pits.
+// Its table carries over between calls, so reuse one Solver for related positions.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/board.hpp"
+#include "engine/rules.hpp"
+#include "solver/analysis.hpp"
+#include "solver/search/alphabeta.hpp"
+#include "solver/search/endgame_probe.hpp"
+#include "solver/search/transposition_table.hpp"
+
+namespace kalah::search {
+
+struct SolverOptions {
+  std::size_t table_bytes = std::size_t(256) << 20;
+  int threads = 1;            // <= 0: all cores (omp_get_max_threads)
+  EndgameProbe probe;         // no database by default
+  // Called after every MTD(f) pass of a top-level value() call that has run for at least
+  // progress_after seconds, with a one-line summary.
+  std::function<void(const std::string&)> progress;
+  double progress_after = 1.0;
+};
+
+class Solver {
+ public:
+  Solver(int pits, const Rules& rules, int max_seeds, SolverOptions options = {});
+
+  // Exact remainder value of b (mover to move). Throws std::invalid_argument when b holds
+  // more than max_seeds seeds in the pits.
+  int value(const Board& b);
+  // Is value(b) >= gamma? One null-window search (cheaper than the exact value).
+  bool value_at_least(const Board& b, int gamma);
+  // The sowings (0-based pits) of b's mover that attain value(b), by null-window tests of
+  // each sowing against the value; empty when b is terminal.
+  std::vector<int> best_sowings(const Board& b);
+  // An oracle for solver/analysis.hpp (refers to this solver).
+  Oracle oracle() {
+    return [this](const Board& b) { return value(b); };
+  }
+
+  BestSowings best_sowings_function() {
+    return [this](const Board& b) { return best_sowings(b); };
+  }
+
+  int pits() const { return ctx_.pits; }
+  int threads() const { return threads_; }
+  std::uint64_t nodes() const;      // nodes searched so far, all threads, all calls
+  std::uint64_t passes() const { return passes_; }  // MTD(f) passes so far
+  std::size_t table_bytes() const { return table_.bytes(); }
+  std::size_t table_capacity() const { return table_.capacity(); }
+  std::size_t table_used() const { return table_.used(); }  // entries in use (a scan)
+
+ private:
+  int pass(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta);
+  int seeds_checked(const Board& b) const;
+
+  TranspositionTable table_;
+  SearchContext ctx_;
+  std::vector<std::unique_ptr<Searcher>> searchers_;
+  int threads_ = 1;
+  std::uint64_t passes_ = 0;
+  SolverOptions options_;
+};
+
+}  // namespace kalah::search
