@@ -268,27 +268,14 @@ int run_probe(const Args& args) {
   if (vm.count("json")) {
     JsonWriter json;
     json.begin_object();
-    json.field("position", p.to_text());
-    json.field("pits", p.pits);
-    write_rules_json(json, rules);
-    json.field("value", sol.value);
-    json.field("result", sol.value > 0 ? "win" : sol.value < 0 ? "loss" : "draw");
-    json.field("to_move", std::string(1, side_letter(p.to_move)));
+    write_solution_json(json, p, rules, sol);
     json.field("remainder", rem);
-    json.key("best").begin_array();
-    for (int b : sol.best) json.value(b + 1);
-    json.end_array();
-    json.field("pv", format_irving(sol.pv));
-    json.field("pv_finnish", format_finnish(sol.pv, p.to_move));
-    json.field("final_position", sol.final_position.to_text());
-    json.field("margin_is_natural_end", true);
     json.field("solver", "database");
     json.end_object();
     std::cout << json.str() << "\n";
     return 0;
   }
-  std::string best;
-  for (int b : sol.best) best += (best.empty() ? "" : " ") + std::to_string(b + 1);
+  const std::string best = pits_text(sol.best);
   std::cout << "position  " << p.to_text() << "\n"
             << "rules     " << rules_text(rules) << "\n"
             << "value     " << signed_value(sol.value) << " (" << outcome_text(sol.value)

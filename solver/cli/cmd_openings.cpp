@@ -12,16 +12,6 @@
 
 namespace kalah::cli {
 
-namespace {
-
-std::string turn_text(const std::vector<int>& pits) {
-  std::string s;
-  for (int p : pits) s += (s.empty() ? "" : "-") + std::to_string(p + 1);
-  return s;
-}
-
-}  // namespace
-
 int run_openings(const Args& args) {
   po::options_description options("Openings options");
   options.add_options()("json", "print one JSON object instead of text");
@@ -110,14 +100,14 @@ int run_openings(const Args& args) {
     std::cout << "  " << m.pit + 1 << ": " << signed_value(m.value) << (m.extra_turn ? "  (extra turn)" : "")
               << "\n";
   std::cout << "\ncomplete first turns (pits: value)\n";
-  for (const TurnValue& t : o.turns) std::cout << "  " << turn_text(t.pits) << ": " << signed_value(t.value) << "\n";
+  for (const TurnValue& t : o.turns) std::cout << "  " << pits_text(t.pits, "-") << ": " << signed_value(t.value) << "\n";
   std::cout << "\n";
   if (o.pie_value) {
     std::cout << "pie value " << signed_value(*o.pie_value)
               << (rules.pie ? " (pie rule on: " : " (if the pie rule were on: ")
               << "the first player's margin when North may swap after the first turn)\n"
               << "balanced  ";
-    for (std::size_t i = 0; i < o.balanced.size(); ++i) std::cout << (i ? ", " : "") << turn_text(o.balanced[i]);
+    for (std::size_t i = 0; i < o.balanced.size(); ++i) std::cout << (i ? ", " : "") << pits_text(o.balanced[i], "-");
     std::cout << "  (most balanced first turns)\n";
   } else {
     std::cout << "pie value (only defined from a start position)\n";

@@ -14,16 +14,6 @@
 
 namespace kalah::cli {
 
-namespace {
-
-std::string pits_text(const std::vector<int>& pits) {
-  std::string s;
-  for (int p : pits) s += (s.empty() ? "" : " ") + std::to_string(p + 1);
-  return s;
-}
-
-}  // namespace
-
 int run_solve(const Args& args) {
   po::options_description options("Solve options");
   options.add_options()("json", "print one JSON object instead of text")(
@@ -75,19 +65,7 @@ int run_solve(const Args& args) {
   if (json_out) {
     JsonWriter json;
     json.begin_object();
-    json.field("position", start.to_text());
-    json.field("pits", start.pits);
-    write_rules_json(json, rules);
-    json.field("value", sol.value);
-    json.field("result", sol.value > 0 ? "win" : sol.value < 0 ? "loss" : "draw");
-    json.field("to_move", std::string(1, side_letter(start.to_move)));
-    json.key("best").begin_array();
-    for (int p : sol.best) json.value(p + 1);
-    json.end_array();
-    json.field("pv", format_irving(sol.pv));
-    json.field("pv_finnish", format_finnish(sol.pv, start.to_move));
-    json.field("final_position", sol.final_position.to_text());
-    json.field("margin_is_natural_end", true);
+    write_solution_json(json, start, rules, sol);
     json.field("solver", reference ? "reference" : "search");
     json.field("nodes", nodes);
     json.field("seconds", seconds);

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <iostream>
 
+#include "engine/notation.hpp"
+
 namespace kalah::cli {
 
 const char* const kEarlyEndNote =
@@ -127,6 +129,28 @@ void write_rules_json(JsonWriter& json, const Rules& rules) {
   json.field("pie", rules.pie);
   json.field("text", rules.describe());
   json.end_object();
+}
+
+std::string pits_text(const std::vector<int>& pits, const char* separator) {
+  std::string s;
+  for (int p : pits) s += (s.empty() ? "" : separator) + std::to_string(p + 1);
+  return s;
+}
+
+void write_solution_json(JsonWriter& json, const Position& p, const Rules& rules, const PositionSolution& sol) {
+  json.field("position", p.to_text());
+  json.field("pits", p.pits);
+  write_rules_json(json, rules);
+  json.field("value", sol.value);
+  json.field("result", sol.value > 0 ? "win" : sol.value < 0 ? "loss" : "draw");
+  json.field("to_move", std::string(1, side_letter(p.to_move)));
+  json.key("best").begin_array();
+  for (int pit : sol.best) json.value(pit + 1);
+  json.end_array();
+  json.field("pv", format_irving(sol.pv));
+  json.field("pv_finnish", format_finnish(sol.pv, p.to_move));
+  json.field("final_position", sol.final_position.to_text());
+  json.field("margin_is_natural_end", true);
 }
 
 std::string rules_text(const Rules& rules) { return rules.preset_name() + " (" + rules.describe() + ")"; }

@@ -14,6 +14,7 @@
 
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
+#include "solver/analysis.hpp"
 #include "solver/cli/json.hpp"
 
 namespace kalah::cli {
@@ -51,6 +52,12 @@ std::string outcome_text(int margin);
 void write_rules_json(JsonWriter& json, const Rules& rules);
 // One-line rules summary: "standard (sowing=kalah capture=nonempty end=either ...)".
 std::string rules_text(const Rules& rules);
+// 1-based pit numbers joined by `separator`: {1, 0} -> "2 1" (or "2-1" for a turn).
+std::string pits_text(const std::vector<int>& pits, const char* separator = " ");
+// The keys every solved position shares in JSON (kalah solve, kalah db probe): position,
+// pits, rules, value, result, to_move, best, pv, pv_finnish, final_position,
+// margin_is_natural_end (docs/json.md). The caller has opened the object.
+void write_solution_json(JsonWriter& json, const Position& p, const Rules& rules, const PositionSolution& sol);
 // The note printed with every margin computed under early end.
 extern const char* const kEarlyEndNote;
 
