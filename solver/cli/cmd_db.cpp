@@ -119,9 +119,12 @@ int run_build(const Args& args) {
   o.compression = vm["compression"].as<int>();
   if (o.pits < 1 || o.pits > kMaxPits) throw UsageError("--pits must be 1..8");
   if (o.max_seeds < 0 || o.max_seeds > 127) throw UsageError("--max-seeds must be 0..127");
-  if (o.threads < 0) throw UsageError("--threads must be >= 0");
+  if (o.threads < 0 || o.threads > 1024) throw UsageError("--threads must be between 0 and 1024");
   if (o.compression < 1 || o.compression > 19) throw UsageError("--compression must be 1..19");
-  if (vm.count("memory")) o.memory_limit = parse_byte_size(vm["memory"].as<std::string>(), "memory");
+  // Without --memory the cap is the machine's physical memory: a build that cannot fit is
+  // refused up front instead of failing hours later.
+  o.memory_limit = vm.count("memory") ? parse_byte_size(vm["memory"].as<std::string>(), "memory")
+                                      : physical_memory_bytes();
   try {
     check_database_rules(o.rules);
   } catch (const std::invalid_argument& e) {
@@ -299,6 +302,7 @@ int run_verify(const Args& args) {
   if (!parse_command("db verify", "DIR [--threads T]", options, args, vm, &pos)) return 0;
   const std::string dir = vm["dir"].as<std::string>();
   const int threads = vm["threads"].as<int>();
+  if (threads < 0 || threads > 1024) throw UsageError("--threads must be between 0 and 1024");
   const auto t0 = std::chrono::steady_clock::now();
   const auto levels = scan_database(dir);
   const dbfile::Header& h0 = levels.front().header;

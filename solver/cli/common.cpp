@@ -1,6 +1,8 @@
 #include "solver/cli/common.hpp"
 
 #include <cctype>
+#include <unistd.h>
+
 #include <iostream>
 
 #include "engine/notation.hpp"
@@ -151,6 +153,12 @@ void write_solution_json(JsonWriter& json, const Position& p, const Rules& rules
   json.field("pv_finnish", format_finnish(sol.pv, p.to_move));
   json.field("final_position", sol.final_position.to_text());
   json.field("margin_is_natural_end", true);
+}
+
+std::uint64_t physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
 }
 
 std::string rules_text(const Rules& rules) { return rules.preset_name() + " (" + rules.describe() + ")"; }

@@ -58,6 +58,8 @@ std::string pits_text(const std::vector<int>& pits, const char* separator = " ")
 // pits, rules, value, result, to_move, best, pv, pv_finnish, final_position,
 // margin_is_natural_end (docs/json.md). The caller has opened the object.
 void write_solution_json(JsonWriter& json, const Position& p, const Rules& rules, const PositionSolution& sol);
+// The machine's physical memory in bytes (0 if unknown): the default memory cap.
+std::uint64_t physical_memory_bytes();
 // The note printed with every margin computed under early end.
 extern const char* const kEarlyEndNote;
 

@@ -31,7 +31,7 @@ SearchSetup make_search(const po::variables_map& vm, int pits, const Rules& rule
     if (vm.count("db-seeds") && db_seeds < 0) throw UsageError("--db-seeds must be >= 0");
     const auto t0 = std::chrono::steady_clock::now();
     auto db = std::make_shared<EndgameDatabase>(
-        EndgameDatabase::load(vm["db"].as<std::string>(), pits, rules, db_seeds));
+        EndgameDatabase::load(vm["db"].as<std::string>(), pits, rules, db_seeds, physical_memory_bytes()));
     setup.db_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     setup.db_max_seeds = db->max_seeds();
     setup.db_dir = vm["db"].as<std::string>();
@@ -44,7 +44,11 @@ SearchSetup make_search(const po::variables_map& vm, int pits, const Rules& rule
     options.progress = [](const std::string& line) { std::cerr << "progress: " << line << std::endl; };
     options.progress_after = 1.0;
   }
-  setup.solver = std::make_unique<search::Solver>(pits, rules, max_seeds, std::move(options));
+  try {
+    setup.solver = std::make_unique<search::Solver>(pits, rules, max_seeds, std::move(options));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());  // a board or table size the search cannot handle
+  }
   return setup;
 }
 

@@ -2,6 +2,7 @@
 
 #include "solver/db/builder.hpp"
 #include "solver/db/format.hpp"
+#include "solver/db/store.hpp"
 
 namespace kalah {
 
@@ -46,17 +47,14 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec))
     throw DatabaseError(dir.string() + ": missing (no such database directory)");
-  if (max_seeds < 0) {
-    while (max_seeds < 255 && std::filesystem::exists(dbfile::level_path(dir, max_seeds + 1), ec)) ++max_seeds;
-    if (max_seeds < 0)
-      throw DatabaseError(dbfile::level_path(dir, 0).string() + ": missing (no database levels in " + dir.string() + ")");
-  }
+  // All levels present: scan_database also refuses a gap (a missing level below others).
+  if (max_seeds < 0) max_seeds = static_cast<int>(scan_database(dir).size()) - 1;
   if (max_seeds > 127) throw DatabaseError(dir.string() + ": more than 127 levels");
   const BoardIndexer ix(pits, max_seeds);
   if (memory_limit_bytes && ix.count_upto(max_seeds) > memory_limit_bytes)
     throw DatabaseError(dir.string() + ": levels 0.." + std::to_string(max_seeds) + " need " +
                         std::to_string(ix.count_upto(max_seeds)) + " bytes of memory, over the limit of " +
-                        std::to_string(memory_limit_bytes));
+                        std::to_string(memory_limit_bytes) + " (load fewer levels with --db-seeds)");
   std::vector<LevelArray> levels;
   for (int k = 0; k <= max_seeds; ++k) levels.push_back(dbfile::read_level(dir, pits, rules, k));
   return EndgameDatabase(pits, rules, std::move(levels));

@@ -139,6 +139,7 @@ Header parse(const fs::path& file, const unsigned char* data, std::uint64_t size
 std::vector<unsigned char> slurp(const fs::path& file) {
   std::error_code ec;
   if (!fs::exists(file, ec)) fail(file, "missing");
+  if (!fs::is_regular_file(file, ec)) fail(file, "not a regular file");
   std::ifstream in(file, std::ios::binary);
   if (!in) fail(file, "cannot be opened");
   in.seekg(0, std::ios::end);
@@ -230,6 +231,7 @@ WriteStats write_level(const fs::path& dir, int pits, const Rules& rules, int k,
 Header read_header(const fs::path& file) {
   std::error_code ec;
   if (!fs::exists(file, ec)) fail(file, "missing");
+  if (!fs::is_regular_file(file, ec)) fail(file, "not a regular file");
   std::ifstream in(file, std::ios::binary);
   if (!in) fail(file, "cannot be opened");
   in.seekg(0, std::ios::end);

@@ -100,6 +100,7 @@ std::vector<DbLevelInfo> scan_database(const fs::path& dir) {
   for (int k = 0; k <= 255; ++k) {
     const fs::path file = dbfile::level_path(dir, k);
     if (!fs::exists(file, ec)) break;
+    if (!fs::is_regular_file(file, ec)) throw DatabaseError(file.string() + ": not a regular file");
     DbLevelInfo info;
     info.level = k;
     info.file = file;
@@ -113,6 +114,13 @@ std::vector<DbLevelInfo> scan_database(const fs::path& dir) {
     out.push_back(info);
   }
   if (out.empty()) throw DatabaseError(dbfile::level_path(dir, 0).string() + ": missing (no database levels in " + dir.string() + ")");
+  // Levels are used from 0 up to the first missing one; a higher level beyond the gap means
+  // the directory is damaged (or a build was interrupted and files removed by hand).
+  for (int k = static_cast<int>(out.size()) + 1; k <= 255; ++k)
+    if (fs::exists(dbfile::level_path(dir, k), ec))
+      throw DatabaseError(dbfile::level_path(dir, static_cast<int>(out.size())).string() +
+                          ": missing, but higher levels exist (" + dbfile::level_path(dir, k).filename().string() +
+                          "): incomplete database; run kalah db build again to rebuild the missing level");
   return out;
 }
 

@@ -113,8 +113,23 @@ TEST_CASE("db files: damage is detected and named", "[db][files]") {
     CHECK(e.find("bad magic") != std::string::npos);
   }
   SECTION("a missing level") {
-    std::filesystem::remove(dbfile::level_path(dir.path, 9));
+    const auto level9 = dbfile::level_path(dir.path, 9);
+    const auto saved = test::read_bytes(level9);
+    std::filesystem::remove(level9);
     CHECK(load_error(dir.path, 3, empty_capture(), 14).find("level-009.kdb: missing") != std::string::npos);
+    // Loading "every level" must not silently stop at the gap either.
+    const std::string e = load_error(dir.path, 3, empty_capture());
+    CHECK(e.find("level-009.kdb: missing, but higher levels exist") != std::string::npos);
+    test::write_bytes(level9, saved);
+  }
+  SECTION("a level that is not a regular file") {
+    const auto level2 = dbfile::level_path(dir.path, 2);
+    const auto saved = test::read_bytes(level2);
+    std::filesystem::remove(level2);
+    std::filesystem::create_directory(level2);
+    CHECK(load_error(dir.path, 3, empty_capture()).find("level-002.kdb: not a regular file") != std::string::npos);
+    std::filesystem::remove(level2);
+    test::write_bytes(level2, saved);
   }
   SECTION("a missing directory") {
     CHECK(load_error(dir.path / "nope", 3, empty_capture()).find("missing") != std::string::npos);
