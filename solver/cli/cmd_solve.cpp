@@ -35,6 +35,15 @@ int run_solve(const Args& args) {
   SearchSetup setup;
   Oracle oracle;
   if (reference) {
+    // The oracle memoises every board it reaches in a hash map: refuse boards whose
+    // configurations (C(k+2m-1, 2m-1) with k seeds in the pits) would not fit in memory.
+    const int k = start.pit_seeds(Side::South) + start.pit_seeds(Side::North);
+    double boards = 1;
+    for (int i = 1; i < 2 * start.pits; ++i) boards = boards * (k + i) / i;
+    if (boards > 2e8)
+      throw UsageError("the reference solver is for small boards: " + std::to_string(k) + " seeds on " +
+                       std::to_string(2 * start.pits) + " pits allow " + std::to_string(static_cast<long long>(boards)) +
+                       " configurations (limit 200000000); drop --reference to use the search");
     ref.emplace(start.pits, rules);
     oracle = [&](const Board& b) { return ref->value(b); };
   } else {
@@ -53,6 +62,13 @@ int run_solve(const Args& args) {
     value_nodes = setup.solver->nodes();
   }
   const PositionSolution sol = reference ? solve_position(start, rules, oracle) : solve_position(start, rules, oracle, setup.solver->best_sowings_function());
+  // The pie rule acts at a start position: North keeps or swaps after South's first turn,
+  // so the game's value is the best first turn's -|value| (needs every first turn's value).
+  std::optional<Openings> pie;
+  if (rules.pie) {
+    Openings o = analyse_openings(start, rules, oracle);
+    if (o.pie_value) pie = std::move(o);
+  }
   const auto t2 = std::chrono::steady_clock::now();
   const double seconds = std::chrono::duration<double>(t2 - t0).count();
   const double search_seconds = std::chrono::duration<double>(t2 - t1).count();
@@ -65,7 +81,19 @@ int run_solve(const Args& args) {
   if (json_out) {
     JsonWriter json;
     json.begin_object();
-    write_solution_json(json, start, rules, sol);
+    // Under the pie rule `value` is the first player's margin with the swap decision;
+    // best and pv describe play without it (value_without_pie).
+    write_solution_json(json, start, rules, sol, pie ? pie->pie_value : std::nullopt);
+    if (pie) {
+      json.field("value_without_pie", sol.value);
+      json.key("balanced").begin_array();
+      for (const auto& turn : pie->balanced) {
+        json.begin_array();
+        for (int pit : turn) json.value(pit + 1);
+        json.end_array();
+      }
+      json.end_array();
+    }
     json.field("solver", reference ? "reference" : "search");
     json.field("nodes", nodes);
     json.field("seconds", seconds);
@@ -91,7 +119,15 @@ int run_solve(const Args& args) {
   std::cout << "position  " << start.to_text() << "\n"
             << "rules     " << rules_text(rules) << "\n"
             << "value     " << signed_value(sol.value) << " (" << outcome_text(sol.value)
-            << ", South minus North with perfect play)\n";
+            << ", South minus North with perfect play" << (pie ? ", without the pie rule" : "") << ")\n";
+  if (pie) {
+    std::string balanced;
+    for (const auto& turn : pie->balanced) balanced += (balanced.empty() ? "" : ", ") + pits_text(turn, "-");
+    std::cout << "pie value " << signed_value(*pie->pie_value)
+              << " (the game's value under the pie rule, for the first player: North swaps after South's "
+                 "first turn whenever that turn leaves South ahead)\n"
+              << "balanced  " << balanced << "  (most balanced first turns; best and pv below are play without the swap)\n";
+  }
   if (rules.early_end) std::cout << "note      " << kEarlyEndNote << "\n";
   std::cout << "best      " << (sol.best.empty() ? "(game over)" : pits_text(sol.best)) << "  (pits of "
             << side_name(start.to_move) << ", 1 = leftmost)\n"

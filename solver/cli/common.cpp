@@ -139,12 +139,14 @@ std::string pits_text(const std::vector<int>& pits, const char* separator) {
   return s;
 }
 
-void write_solution_json(JsonWriter& json, const Position& p, const Rules& rules, const PositionSolution& sol) {
+void write_solution_json(JsonWriter& json, const Position& p, const Rules& rules, const PositionSolution& sol,
+                         std::optional<int> game_value) {
+  const int value = game_value.value_or(sol.value);
   json.field("position", p.to_text());
   json.field("pits", p.pits);
   write_rules_json(json, rules);
-  json.field("value", sol.value);
-  json.field("result", sol.value > 0 ? "win" : sol.value < 0 ? "loss" : "draw");
+  json.field("value", value);
+  json.field("result", value > 0 ? "win" : value < 0 ? "loss" : "draw");
   json.field("to_move", std::string(1, side_letter(p.to_move)));
   json.key("best").begin_array();
   for (int pit : sol.best) json.value(pit + 1);

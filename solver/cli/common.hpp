@@ -6,6 +6,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <optional>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -56,8 +57,11 @@ std::string rules_text(const Rules& rules);
 std::string pits_text(const std::vector<int>& pits, const char* separator = " ");
 // The keys every solved position shares in JSON (kalah solve, kalah db probe): position,
 // pits, rules, value, result, to_move, best, pv, pv_finnish, final_position,
-// margin_is_natural_end (docs/json.md). The caller has opened the object.
-void write_solution_json(JsonWriter& json, const Position& p, const Rules& rules, const PositionSolution& sol);
+// margin_is_natural_end (docs/json.md). The caller has opened the object. `game_value`
+// replaces sol.value as `value` (and `result`) when the game's value differs from the
+// solution's play, as under the pie rule.
+void write_solution_json(JsonWriter& json, const Position& p, const Rules& rules, const PositionSolution& sol,
+                         std::optional<int> game_value = std::nullopt);
 // The machine's physical memory in bytes (0 if unknown): the default memory cap.
 std::uint64_t physical_memory_bytes();
 // The note printed with every margin computed under early end.

@@ -47,6 +47,7 @@ TEST_CASE("search: start positions of small boards match the reference solver", 
         search::Solver solver(m, rules, 2 * m * n, small_table());
         REQUIRE(solver.value(b) == ref.value(b));
         REQUIRE(best_pits(solver, b, m, rules) == ref.best_pits(b));
+        REQUIRE(solver.best_sowings(b) == ref.best_pits(b));  // the CLI's null-window best-move test
       }
     }
   }
@@ -70,6 +71,7 @@ TEST_CASE("search: random reachable positions of larger boards match the referen
         INFO("rules " << rules.describe() << " m=" << g.m << " board " << tested);
         REQUIRE(solver.value(b) == ref.value(b));
         REQUIRE(best_pits(solver, b, g.m, rules) == ref.best_pits(b));
+        REQUIRE(solver.best_sowings(b) == ref.best_pits(b));  // the CLI's null-window best-move test
       }
     }
   }
