@@ -1,3 +1,4 @@
-// The Catch2 test runner's main (Catch2 v2, header-only).
+// The Catch2 v2 test runner's main (with Catch2 v3, Catch2::Catch2WithMain provides it and
+// CMake leaves this file out).
 #define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"

@@ -1,6 +1,6 @@
 // `kalah replay` from the command line: text and JSON output, illegal moves (exit 1, the
 // turn named), bad options and positions (exit 2), every error on one line.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include "tests/support/run_cli.hpp"
 

@@ -1,5 +1,5 @@
 // kalah solve under the pie rule and the reference solver's size guard.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include <algorithm>
 #include <string>

@@ -1,5 +1,5 @@
 // The search commands from the command line: solve, openings, bench; JSON keys and bad input.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include <algorithm>
 #include <string>

@@ -1,6 +1,6 @@
 // `kalah db` through the built binary: build, info, probe (against `kalah solve`), verify,
 // and the error paths (exit 1 with a one-line message naming the file, exit 2 for usage).
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include "solver/db/format.hpp"
 #include "tests/db/db_test_util.hpp"

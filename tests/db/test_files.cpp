@@ -1,6 +1,6 @@
 // Database files and directories: round trip, damage detection with a message naming the
 // file and the problem, rules and pit mismatches, resumed builds, memory refusal.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include "solver/db/database.hpp"
 #include "solver/db/format.hpp"

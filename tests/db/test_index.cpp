@@ -1,5 +1,5 @@
 // Index bijection (solver/db/index.hpp): round trip and order on every level for small m.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include "solver/db/index.hpp"
 

@@ -1,6 +1,6 @@
 // Database values against the reference solver, every board of small boards, every rule
 // option the databases support.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include "solver/db/database.hpp"
 #include "solver/reference/reference_solver.hpp"

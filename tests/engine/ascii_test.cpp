@@ -1,5 +1,5 @@
 // The ASCII board (engine/ascii.hpp): layout, labels, stores and the side-to-move marker.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include "engine/ascii.hpp"
 

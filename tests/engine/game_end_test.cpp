@@ -1,6 +1,6 @@
 // The end of the game: the `either` and `mover` end rules (engine/board.hpp's is_terminal
 // and Game), remaining seeds going to their owners, and early end.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include "engine/game.hpp"
 #include "tests/support/boards.hpp"

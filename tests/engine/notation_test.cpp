@@ -1,7 +1,7 @@
 // Game records (engine/notation.hpp): reading both notations, every kind of malformed or
 // illegal record (the error names the turn, its text and the reason), capture-mark
 // warnings, the pie swap token, and format -> replay round trips on random games.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include <random>
 

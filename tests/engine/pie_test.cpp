@@ -1,6 +1,6 @@
 // The pie rule in Game: only North may swap, only right after South's complete first turn,
 // only with the rule on and only from a start position; the board stays as it is.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include "engine/game.hpp"
 

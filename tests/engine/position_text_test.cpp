@@ -1,6 +1,6 @@
 // The position text format S1,..,Sm/N1,..,Nm/storeS/storeN/X (engine/position.hpp): round
 // trips and every kind of malformed text, each rejected with a message naming the problem.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include <random>
 

@@ -1,7 +1,7 @@
 // The relay variant (seed 003, shared/RULES.md): laps, relays from non-empty own pits when
 // the lap reached the opponent, chained 2/3 captures on the opponent's side, no extra turn
 // and no own-side capture. Boards are mover-relative (see support/boards.hpp).
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include "engine/game.hpp"
 #include "tests/support/boards.hpp"

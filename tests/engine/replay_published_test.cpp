@@ -1,7 +1,7 @@
 // Published games replayed: the Finnish article's example game (seed 001) and every
 // perfect game of Irving, Donkers and Uiterwijk, "Solving Kalah" (2000), as listed in
 // shared/PUBLISHED.md, each to its printed margin.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include "engine/notation.hpp"
 

@@ -2,7 +2,7 @@
 // shared/RULES.md (seed by seed around the physical board, both stores present, the
 // opponent's store skipped), compared with engine `sow` on many random boards for every
 // board size and sowing/capture option. The end rule and early end do not affect a sowing.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include <array>
 #include <random>

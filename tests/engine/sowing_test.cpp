@@ -1,7 +1,7 @@
 // Kalah sowing and capture, case by case, under both capture options (engine/board.hpp's
 // `sow`). Boards are mover-relative: the mover's pits, then the opponent's, each from its
 // owner's left; the mover's pit i faces the opponent's pit m-1-i.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include "tests/support/boards.hpp"
 

@@ -3,7 +3,7 @@
 // database in memory (225 million boards) and searches with it on two threads: the most
 // expensive tests of the suite (tens of seconds each), kept because these are the
 // published values the issue names.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include "engine/position.hpp"
 #include "solver/db/database.hpp"

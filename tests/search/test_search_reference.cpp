@@ -1,5 +1,5 @@
 // The search against the reference solver: values and best-move sets, every rule option.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // The reference solver against the published results (PUBLISHED.md): Irving et al.'s
 // win/draw/loss table for every m <= 3 and the printed margins it can reach quickly.
 // Irving et al. use empty capture and the either end rule.
-#include <catch2/catch.hpp>
+#include "tests/support/catch.hpp"
 
 #include "engine/position.hpp"
 #include "solver/analysis.hpp"
