@@ -62,10 +62,14 @@ class BoardKey {
                               std::to_string(pits) + "+" + std::to_string(pits) +
                               " pits need more than 63 bits; the position is too large to search");
     mask_ = (std::uint64_t(1) << bits_) - 1;
+    boards_ = total > u128(~std::uint64_t(0)) ? ~std::uint64_t(0) : static_cast<std::uint64_t>(total);
   }
 
   int bits() const { return bits_; }
   int max_seeds() const { return max_seeds_; }
+  // Boards with at most max_seeds seeds in the pits, C(max_seeds + 2m, 2m): the most a
+  // transposition table can ever hold (saturated at 2^64 - 1).
+  std::uint64_t boards() const { return boards_; }
 
   // Combinatorial rank of `b` (at most max_seeds seeds in the pits).
   std::uint64_t rank(const Board& b) const {
@@ -101,6 +105,7 @@ class BoardKey {
   int max_seeds_ = 0;
   int bits_ = 1;
   std::uint64_t mask_ = 1;
+  std::uint64_t boards_ = 1;
   std::vector<std::uint64_t> table_;  // table_[n * kCols + r] = C(n, r)
 };
 
