@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -83,6 +84,26 @@ class BoardKey {
     return r;
   }
 
+  // The same for a compile-time pit count M == pits: the partial sums P_j of all cells at
+  // once as byte-wise prefix sums of the 16 cell bytes (no byte overflows: at most 255 seeds),
+  // then one table read a cell.
+  template <int M>
+  std::uint64_t rank_m(const Board& b) const {
+    __extension__ typedef unsigned __int128 u128;
+    u128 p;
+    std::memcpy(&p, b.cells.data(), sizeof p);
+    p += p << 8;
+    p += p << 16;
+    p += p << 32;
+    p += p << 64;
+    alignas(16) std::uint8_t pre[16];
+    std::memcpy(pre, &p, sizeof pre);
+    std::uint64_t r = 0;
+    const std::uint64_t* t = table_.data();
+    for (int j = 0; j < 2 * M; ++j) r += t[static_cast<std::size_t>(pre[j] + j) * kCols + (j + 1)];
+    return r;
+  }
+
   // Bijective mix of a rank on bits() bits.
   std::uint64_t mix(std::uint64_t x) const {
     const int h = bits_ / 2 + 1;
@@ -94,8 +115,13 @@ class BoardKey {
     return x;
   }
 
-  Split split(const Board& b, int index_bits) const {
-    const std::uint64_t x = mix(rank(b));
+  Split split(const Board& b, int index_bits) const { return split_rank(rank(b), index_bits); }
+  template <int M>
+  Split split_m(const Board& b, int index_bits) const {
+    return split_rank(rank_m<M>(b), index_bits);
+  }
+  Split split_rank(std::uint64_t rank, int index_bits) const {
+    const std::uint64_t x = mix(rank);
     return {x & ((std::uint64_t(1) << index_bits) - 1), index_bits >= bits_ ? 0 : x >> index_bits};
   }
 
