@@ -109,6 +109,7 @@ int run_solve(const Args& args) {
       json.field("table_bytes", static_cast<unsigned long long>(setup.solver->table_bytes()));
       json.field("table_entries", static_cast<unsigned long long>(capacity));
       json.field("table_used", static_cast<unsigned long long>(used));
+      json.field("table_capped", setup.solver->table_capped());
       json.field("db_max_seeds", setup.db_max_seeds);
       json.field("db_seconds", setup.db_seconds);
     }
@@ -142,7 +143,10 @@ int run_solve(const Args& args) {
               << value_seconds << " s)\n"
               << "threads   " << threads << "\n"
               << "table     " << used << " of " << capacity << " entries used ("
-              << byte_text(static_cast<double>(setup.solver->table_bytes())) << ")\n"
+              << byte_text(static_cast<double>(setup.solver->table_bytes()))
+              << (setup.solver->table_capped() ? ", smaller than --tt-memory: enough for every board of the problem"
+                                               : "")
+              << ")\n"
               << "database  "
               << (setup.db_max_seeds >= 0 ? setup.db_dir + " (boards with at most " +
                                                 std::to_string(setup.db_max_seeds) + " seeds)"

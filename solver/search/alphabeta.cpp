@@ -4,15 +4,50 @@
 #include <bit>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 
 #include "solver/search/children.hpp"
 #include "solver/search/value_bounds.hpp"
 
 namespace kalah::search {
 
+namespace {
+// is_terminal (engine/board.hpp) for a compile-time pit count: the emptiness tests on the
+// whole halves at once, the seed counts only for a terminal board.
+template <int M>
+inline bool terminal_m(const Board& b, EndRule end, int& remainder) {
+  __extension__ typedef unsigned __int128 u128;
+  u128 x;
+  std::memcpy(&x, b.cells.data(), sizeof x);
+  constexpr u128 kOwn = (u128(1) << (8 * M)) - 1;
+  const bool own_empty = (x & kOwn) == 0;
+  const bool opp_empty = (x >> (8 * M)) == 0;  // cells from 2m on are zero
+  if (own_empty || (end == EndRule::Either && opp_empty)) {
+    remainder = side_seeds(b, M, 0) - side_seeds(b, M, 1);
+    return true;
+  }
+  return false;
+}
+}  // namespace
+
 int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int ply) {
+  switch (ctx_->pits) {
+    case 1: return search_m<1>(b, k, key, alpha, beta, ply);
+    case 2: return search_m<2>(b, k, key, alpha, beta, ply);
+    case 3: return search_m<3>(b, k, key, alpha, beta, ply);
+    case 4: return search_m<4>(b, k, key, alpha, beta, ply);
+    case 5: return search_m<5>(b, k, key, alpha, beta, ply);
+    case 6: return search_m<6>(b, k, key, alpha, beta, ply);
+    case 7: return search_m<7>(b, k, key, alpha, beta, ply);
+    default: return search_m<8>(b, k, key, alpha, beta, ply);
+  }
+}
+
+template <int M>
+int Searcher::search_m(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int ply) {
+  static_assert(M >= 1 && M <= kMaxPits);
   SearchContext& ctx = *ctx_;
-  const int m = ctx.pits;
+  constexpr int m = M;
   const Rules& rules = ctx.rules;
   TranspositionTable& table = *ctx.table;
   const int index_bits = table.index_bits();
@@ -33,10 +68,18 @@ int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alph
   // Every child, with what is known of it without recursing. First pass: sow, detect
   // terminal boards and database hits, compute keys and prefetch the table buckets; second
   // pass: read the table for the children (their loads overlap).
-  Child children[kMaxPits];
+  // Uninitialised storage (every field used is written below): default-initialising eight
+  // Children at every node cost more than a tenth of the node's instructions.
+  union Children {
+    Child c[kMaxPits];
+    Children() {}
+  } storage;
+  Child* const children = storage.c;
   int n = 0;
-  bool open[kMaxPits];
-  bool database[kMaxPits];
+  bool open[kMaxPits] = {};
+  bool database[kMaxPits] = {};
+  const std::int8_t* entry[kMaxPits];  // the database entry of a child (direct databases)
+  const EndgameDatabase* const db = ctx.probe.database;
   for (int pit = 0; pit < m; ++pit) {
     if (b.cells[pit] == 0) continue;
     Child& c = children[n];
@@ -51,13 +94,25 @@ int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alph
     int remainder = 0;
     open[n] = false;
     database[n] = false;
-    if (is_terminal(c.board, m, rules.end, remainder)) {
+    if (terminal_m<M>(c.board, rules.end, remainder)) {
       c.lo = c.hi = c.through(remainder);
     } else if (ctx.probe.covers(c.seeds)) {
-      ctx.probe.warm(c.board, c.seeds);
+      if (db) {
+        std::uint64_t idx = 0;
+        int prefix = 0;
+        const BoardIndexer& ix = db->indexer();
+        for (int i = 0; i < 2 * M - 1; ++i) {
+          prefix += c.board.cells[i];
+          idx += ix.term(i, prefix);
+        }
+        entry[n] = db->level(c.seeds).data() + idx;
+        __builtin_prefetch(entry[n]);
+      } else {
+        ctx.probe.warm(c.board, c.seeds);
+      }
       database[n] = true;
     } else {
-      c.key = ctx.key.split(c.board, index_bits);
+      c.key = ctx.key.split_m<M>(c.board, index_bits);
       table.prefetch(c.key.index);
       open[n] = true;
     }
@@ -74,7 +129,7 @@ int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alph
       c.lo = c.through(c.extra ? clo : chi);
       c.hi = c.through(c.extra ? chi : clo);
     } else if (database[i]) {
-      c.lo = c.hi = c.through(ctx.probe.value(c.board, c.seeds));
+      c.lo = c.hi = c.through(db ? *entry[i] : ctx.probe.value(c.board, c.seeds));
     }
     if (c.lo >= b0) {  // cut-off without recursing: terminal, database, table or futility
       const int r = round_up(c.lo, k);
@@ -110,9 +165,9 @@ int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alph
     }
     int r;
     if (c.extra)
-      r = c.stored + search(c.board, c.seeds, c.key, a - c.stored, b0 - c.stored, ply + 1);
+      r = c.stored + search_m<M>(c.board, c.seeds, c.key, a - c.stored, b0 - c.stored, ply + 1);
     else
-      r = c.stored - search(c.board, c.seeds, c.key, c.stored - b0, c.stored - a, ply + 1);
+      r = c.stored - search_m<M>(c.board, c.seeds, c.key, c.stored - b0, c.stored - a, ply + 1);
     if (ctx.stop.load(std::memory_order_relaxed)) return 0;
     if (r > best) {
       best = r;

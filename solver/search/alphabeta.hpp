@@ -47,6 +47,10 @@ class Searcher {
   void reset_nodes() { nodes_ = 0; }
 
  private:
+  // search() for a compile-time pit count M == ctx.pits (loops over the cells unrolled).
+  template <int M>
+  int search_m(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int ply);
+
   SearchContext* ctx_;
   int variant_;
   std::uint64_t nodes_ = 0;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -62,10 +63,14 @@ class BoardKey {
                               std::to_string(pits) + "+" + std::to_string(pits) +
                               " pits need more than 63 bits; the position is too large to search");
     mask_ = (std::uint64_t(1) << bits_) - 1;
+    boards_ = total > u128(~std::uint64_t(0)) ? ~std::uint64_t(0) : static_cast<std::uint64_t>(total);
   }
 
   int bits() const { return bits_; }
   int max_seeds() const { return max_seeds_; }
+  // Boards with at most max_seeds seeds in the pits, C(max_seeds + 2m, 2m): the most a
+  // transposition table can ever hold (saturated at 2^64 - 1).
+  std::uint64_t boards() const { return boards_; }
 
   // Combinatorial rank of `b` (at most max_seeds seeds in the pits).
   std::uint64_t rank(const Board& b) const {
@@ -76,6 +81,26 @@ class BoardKey {
       partial += b.cells[j];
       r += table_[static_cast<std::size_t>(partial + j) * kCols + (j + 1)];
     }
+    return r;
+  }
+
+  // The same for a compile-time pit count M == pits: the partial sums P_j of all cells at
+  // once as byte-wise prefix sums of the 16 cell bytes (no byte overflows: at most 255 seeds),
+  // then one table read a cell.
+  template <int M>
+  std::uint64_t rank_m(const Board& b) const {
+    __extension__ typedef unsigned __int128 u128;
+    u128 p;
+    std::memcpy(&p, b.cells.data(), sizeof p);
+    p += p << 8;
+    p += p << 16;
+    p += p << 32;
+    p += p << 64;
+    alignas(16) std::uint8_t pre[16];
+    std::memcpy(pre, &p, sizeof pre);
+    std::uint64_t r = 0;
+    const std::uint64_t* t = table_.data();
+    for (int j = 0; j < 2 * M; ++j) r += t[static_cast<std::size_t>(pre[j] + j) * kCols + (j + 1)];
     return r;
   }
 
@@ -90,8 +115,13 @@ class BoardKey {
     return x;
   }
 
-  Split split(const Board& b, int index_bits) const {
-    const std::uint64_t x = mix(rank(b));
+  Split split(const Board& b, int index_bits) const { return split_rank(rank(b), index_bits); }
+  template <int M>
+  Split split_m(const Board& b, int index_bits) const {
+    return split_rank(rank_m<M>(b), index_bits);
+  }
+  Split split_rank(std::uint64_t rank, int index_bits) const {
+    const std::uint64_t x = mix(rank);
     return {x & ((std::uint64_t(1) << index_bits) - 1), index_bits >= bits_ ? 0 : x >> index_bits};
   }
 
@@ -101,6 +131,7 @@ class BoardKey {
   int max_seeds_ = 0;
   int bits_ = 1;
   std::uint64_t mask_ = 1;
+  std::uint64_t boards_ = 1;
   std::vector<std::uint64_t> table_;  // table_[n * kCols + r] = C(n, r)
 };
 

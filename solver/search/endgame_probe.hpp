@@ -18,6 +18,9 @@ struct EndgameProbe {
   int (*lookup)(const void* context, const Board& b, int k) = nullptr;
   // Optional: start loading the entry of b into the cache.
   void (*prefetch)(const void* context, const Board& b, int k) = nullptr;
+  // Optional, the same values held in memory: when set, the search computes a board's index
+  // itself (once, for the prefetch and the read) and reads database->level(k)[index].
+  const EndgameDatabase* database = nullptr;
 
   bool covers(int seeds) const { return seeds <= max_seeds; }
   int value(const Board& b, int k) const { return lookup(context, b, k); }
@@ -31,6 +34,7 @@ inline EndgameProbe database_probe(const EndgameDatabase& db) {
   EndgameProbe p;
   p.max_seeds = db.max_seeds();
   p.context = &db;
+  p.database = &db;
   p.lookup = [](const void* context, const Board& b, int k) {
     return static_cast<const EndgameDatabase*>(context)->value(b, k);
   };

@@ -9,8 +9,22 @@
 
 namespace kalah::search {
 
+namespace {
+// The requested table size, capped at the smallest power-of-two bucket count with an entry
+// for every board with at most max_seeds seeds (a bigger table could never fill up; on a
+// small problem its pages would only cost time to fault in and zero).
+std::size_t capped_table_bytes(int pits, int max_seeds, std::size_t requested) {
+  const std::uint64_t boards = BoardKey(pits, std::max(max_seeds, 0)).boards();
+  const std::size_t bucket_bytes = TranspositionTable::kBucketEntries * sizeof(std::uint64_t);
+  std::size_t bytes = bucket_bytes;
+  while (bytes / sizeof(std::uint64_t) < boards && bytes < requested) bytes *= 2;
+  return std::min(bytes, requested);
+}
+}  // namespace
+
 Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions options)
-    : table_(options.table_bytes), options_(std::move(options)) {
+    : table_(capped_table_bytes(pits, max_seeds, options.table_bytes)), options_(std::move(options)) {
+  table_capped_ = capped_table_bytes(pits, max_seeds, options_.table_bytes) < options_.table_bytes;
   ctx_.pits = pits;
   ctx_.rules = rules;
   ctx_.rules.early_end = false;

@@ -32,6 +32,9 @@
 namespace kalah::search {
 
 struct SolverOptions {
+  // Table memory. A problem whose boards (at most max_seeds seeds) are fewer than the table's
+  // entries gets a smaller table: the smallest power-of-two number of buckets with an entry
+  // for every such board (table_bytes() tells the size used).
   std::size_t table_bytes = std::size_t(256) << 20;
   int threads = 1;            // <= 0: all cores (omp_get_max_threads)
   EndgameProbe probe;         // no database by default
@@ -67,6 +70,8 @@ class Solver {
   std::uint64_t nodes() const;      // nodes searched so far, all threads, all calls
   std::uint64_t passes() const { return passes_; }  // MTD(f) passes so far
   std::size_t table_bytes() const { return table_.bytes(); }
+  // Was the table made smaller than asked because the problem has fewer boards?
+  bool table_capped() const { return table_capped_; }
   std::size_t table_capacity() const { return table_.capacity(); }
   std::size_t table_used() const { return table_.used(); }  // entries in use (a scan)
 
@@ -80,6 +85,7 @@ class Solver {
   int threads_ = 1;
   std::uint64_t passes_ = 0;
   SolverOptions options_;
+  bool table_capped_ = false;
 };
 
 }  // namespace kalah::search
