@@ -136,15 +136,23 @@ Header parse(const fs::path& file, const unsigned char* data, std::uint64_t size
   return h;
 }
 
-std::vector<unsigned char> slurp(const fs::path& file) {
+// Open a level file for reading and tell its size; fail() naming the file otherwise.
+std::ifstream open_for_reading(const fs::path& file, std::uint64_t& size) {
   std::error_code ec;
   if (!fs::exists(file, ec)) fail(file, "missing");
   if (!fs::is_regular_file(file, ec)) fail(file, "not a regular file");
   std::ifstream in(file, std::ios::binary);
   if (!in) fail(file, "cannot be opened");
   in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::size_t>(in.tellg());
+  size = static_cast<std::uint64_t>(in.tellg());
   in.seekg(0);
+  return in;
+}
+
+std::vector<unsigned char> slurp(const fs::path& file) {
+  std::uint64_t file_size = 0;
+  std::ifstream in = open_for_reading(file, file_size);
+  const auto size = static_cast<std::size_t>(file_size);
   std::vector<unsigned char> data(size);
   if (size && !in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(size)))
     fail(file, "read failed");
@@ -229,14 +237,8 @@ WriteStats write_level(const fs::path& dir, int pits, const Rules& rules, int k,
 }
 
 Header read_header(const fs::path& file) {
-  std::error_code ec;
-  if (!fs::exists(file, ec)) fail(file, "missing");
-  if (!fs::is_regular_file(file, ec)) fail(file, "not a regular file");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) fail(file, "cannot be opened");
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::uint64_t>(in.tellg());
-  in.seekg(0);
+  std::uint64_t size = 0;
+  std::ifstream in = open_for_reading(file, size);
   std::vector<unsigned char> data(kHeaderSize, 0);
   in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(std::min<std::uint64_t>(size, kHeaderSize)));
   if (size >= kHeaderSize) {

@@ -6,18 +6,8 @@
 
 #include "tests/support/run_cli.hpp"
 
+using kalah::test::json_int;
 using kalah::test::run_kalah;
-
-namespace {
-
-// The integer after `"key":` in a one-line JSON object (enough for these flat keys).
-int json_int(const std::string& json, const std::string& key) {
-  const auto at = json.find("\"" + key + "\":");
-  REQUIRE(at != std::string::npos);
-  return std::stoi(json.substr(at + key.size() + 3));
-}
-
-}  // namespace
 
 TEST_CASE("cli: solve --pie at the start reports the pie value as the game's value", "[cli][pie]") {
   for (const char* rules : {"standard", "empty-capture"}) {

@@ -6,17 +6,11 @@
 #include "tests/db/db_test_util.hpp"
 #include "tests/support/run_cli.hpp"
 
+using kalah::test::json_int;
 using kalah::test::run_kalah;
 using kalah::test::ScratchDir;
 
 namespace {
-
-// The integer after "\"key\":" in a JSON text.
-int json_int(const std::string& json, const std::string& key) {
-  const auto at = json.find("\"" + key + "\":");
-  REQUIRE(at != std::string::npos);
-  return std::stoi(json.substr(at + key.size() + 3));
-}
 
 bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
 

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <stdexcept>
 #include <sstream>
 #include <string>
 
@@ -40,6 +41,14 @@ inline CliResult run_kalah(const std::string& args) {
   std::remove((base + ".out").c_str());
   std::remove((base + ".err").c_str());
   return r;
+}
+
+// The integer after `"key":` in a one-line JSON object (enough for flat integer keys; the
+// first occurrence counts). Throws std::invalid_argument when the key is absent.
+inline int json_int(const std::string& json, const std::string& key) {
+  const auto at = json.find("\"" + key + "\":");
+  if (at == std::string::npos) throw std::invalid_argument("no key " + key + " in " + json);
+  return std::stoi(json.substr(at + key.size() + 3));
 }
 
 }  // namespace kalah::test
