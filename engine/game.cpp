@@ -4,20 +4,8 @@
 
 namespace kalah {
 
-namespace {
-
-bool is_start_position(const Position& p) {
-  if (p.to_move != Side::South || p.store[0] != 0 || p.store[1] != 0) return false;
-  for (int s = 0; s < 2; ++s)
-    for (int i = 0; i < p.pits; ++i)
-      if (p.side[s][i] != p.side[0][0]) return false;
-  return true;
-}
-
-}  // namespace
-
 Game::Game(const Position& start, const Rules& rules) : position_(start), rules_(rules) {
-  pie_pending_ = rules.pie && is_start_position(start);
+  pie_pending_ = rules.pie && start.is_start();
   check_end();
 }
 

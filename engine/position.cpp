@@ -117,6 +117,14 @@ std::string Position::to_text() const {
   return s;
 }
 
+bool Position::is_start() const {
+  if (to_move != Side::South || store[0] != 0 || store[1] != 0) return false;
+  for (int s = 0; s < 2; ++s)
+    for (int i = 0; i < pits; ++i)
+      if (side[s][i] != side[0][0]) return false;
+  return true;
+}
+
 int Position::pit_seeds(Side s) const {
   int total = 0;
   for (int i = 0; i < pits; ++i) total += side[static_cast<int>(s)][i];

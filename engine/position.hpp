@@ -44,6 +44,9 @@ struct Position {
   int total_seeds() const { return pit_seeds(Side::South) + pit_seeds(Side::North) + store[0] + store[1]; }
   int store_of(Side s) const { return store[static_cast<int>(s)]; }
   int margin() const { return store[0] - store[1]; }  // South minus North, stores only
+  // A start position: South to move, empty stores, every pit holding the same count (where
+  // the pie rule applies).
+  bool is_start() const;
 
   // The pits seen from the side to move (see board.hpp), and back.
   Board board() const;

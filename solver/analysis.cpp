@@ -6,23 +6,16 @@
 
 namespace kalah {
 
-int value_after_sowing(const Board& b, int m, int pit, const Rules& rules, const Oracle& oracle) {
+int value_after_sowing(const Board& b, int m, int pit, const Rules& rules, const Oracle& oracle, bool* extra_turn) {
   Board next = b;
   const SowOutcome o = sow(next, m, pit, rules);
+  if (extra_turn) *extra_turn = o.extra_turn;
   return o.extra_turn ? o.stored + oracle(next) : o.stored - oracle(flipped(next, m));
 }
 
 namespace {
 
 int signed_for(Side s, int remainder) { return s == Side::South ? remainder : -remainder; }
-
-bool is_start(const Position& p) {
-  if (p.to_move != Side::South || p.store[0] || p.store[1]) return false;
-  for (int s = 0; s < 2; ++s)
-    for (int i = 0; i < p.pits; ++i)
-      if (p.side[s][i] != p.side[0][0]) return false;
-  return true;
-}
 
 }  // namespace
 
@@ -82,16 +75,15 @@ Openings analyse_openings(const Position& p, const Rules& rules, const Oracle& o
   if (over) return out;
   for (int pit = 0; pit < m; ++pit) {
     if (b.cells[pit] == 0) continue;
-    Board next = b;
-    const SowOutcome o = sow(next, m, pit, rules);
-    const int v = o.extra_turn ? o.stored + oracle(next) : o.stored - oracle(flipped(next, m));
-    out.moves.push_back({pit, p.margin() + signed_for(mover, v), o.extra_turn});
+    bool extra_turn = false;
+    const int v = value_after_sowing(b, m, pit, rules, oracle, &extra_turn);
+    out.moves.push_back({pit, p.margin() + signed_for(mover, v), extra_turn});
   }
   for (const Turn& t : complete_turns(b, m, rules)) {
     const int v = t.mover_again ? t.stored + oracle(t.board) : t.stored - oracle(flipped(t.board, m));
     out.turns.push_back({t.pits, p.margin() + signed_for(mover, v)});
   }
-  if (rules.pie && is_start(p)) {
+  if (rules.pie && p.is_start()) {
     int pie = INT_MIN;
     for (const TurnValue& t : out.turns) pie = std::max(pie, -std::abs(t.value));
     out.pie_value = pie;

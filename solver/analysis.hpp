@@ -18,8 +18,10 @@ namespace kalah {
 
 using Oracle = std::function<int(const Board&)>;
 
-// Value of sowing `pit` from `b` for b's mover (remainder value), using the oracle below it.
-int value_after_sowing(const Board& b, int m, int pit, const Rules& rules, const Oracle& oracle);
+// Value of sowing `pit` from `b` for b's mover (remainder value), using the oracle below it;
+// *extra_turn (if given) receives whether the sowing earned an extra turn.
+int value_after_sowing(const Board& b, int m, int pit, const Rules& rules, const Oracle& oracle,
+                       bool* extra_turn = nullptr);
 
 struct PositionSolution {
   int value = 0;                  // final South minus North with perfect play
