@@ -199,30 +199,6 @@ std::uint64_t verify_level_impl(const BoardIndexer& ix, int k, const std::vector
   return bad.load();
 }
 
-// Calls f.template operator()<M, S, C, E>() for the runtime pit count and rules.
-template <class F>
-auto dispatch(int m, const Rules& rules, F&& f) {
-  auto by_end = [&]<int M, Sowing S, Capture C>() {
-    return rules.end == EndRule::Either ? f.template operator()<M, S, C, EndRule::Either>()
-                                        : f.template operator()<M, S, C, EndRule::Mover>();
-  };
-  auto by_rules = [&]<int M>() {
-    if (rules.sowing == Sowing::Relay) return by_end.template operator()<M, Sowing::Relay, Capture::NonEmpty>();
-    return rules.capture == Capture::Empty ? by_end.template operator()<M, Sowing::Kalah, Capture::Empty>()
-                                           : by_end.template operator()<M, Sowing::Kalah, Capture::NonEmpty>();
-  };
-  switch (m) {
-    case 1: return by_rules.template operator()<1>();
-    case 2: return by_rules.template operator()<2>();
-    case 3: return by_rules.template operator()<3>();
-    case 4: return by_rules.template operator()<4>();
-    case 5: return by_rules.template operator()<5>();
-    case 6: return by_rules.template operator()<6>();
-    case 7: return by_rules.template operator()<7>();
-    default: return by_rules.template operator()<8>();
-  }
-}
-
 }  // namespace
 
 void build_level(const BoardIndexer& ix, const Rules& rules, int k, std::vector<LevelArray>& levels, int threads,
@@ -233,7 +209,7 @@ void build_level(const BoardIndexer& ix, const Rules& rules, int k, std::vector<
     throw std::logic_error("build_level: level out of range or level array of the wrong size");
   LevelArray& cur = levels[k];
   std::fill(cur.data(), cur.data() + size, LevelArray::kUnknown);
-  dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
+  dbk::dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
     build_level_impl<M, S, C, E>(ix, k, levels, threads, progress);
   });
 }
@@ -241,7 +217,7 @@ void build_level(const BoardIndexer& ix, const Rules& rules, int k, std::vector<
 std::uint64_t verify_level(const BoardIndexer& ix, const Rules& rules, int k, const std::vector<LevelArray>& levels,
                            int threads, std::uint64_t* first_bad, const LevelProgressFn& progress) {
   if (static_cast<int>(levels.size()) <= k || levels[k].size() != ix.count(k)) return ix.count(k);
-  return dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
+  return dbk::dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
     return verify_level_impl<M, S, C, E>(ix, k, levels, threads, first_bad, progress);
   });
 }

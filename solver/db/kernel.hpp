@@ -1,6 +1,6 @@
-// solver/db/kernel.hpp — the database builder's move generator: every sowing of a board,
-// with the seeds it banks and the successor's level and index, specialised at compile time
-// for the pit count and the rule set.
+// solver/db/kernel.hpp — the move generator of the database builder and of the search:
+// every sowing of a board, with the seeds it banks and the successor's level and index,
+// specialised at compile time for the pit count and the rule set.
 //
 // Boards are handled as one 128-bit integer: byte i is cell i of engine/board.hpp's Board
 // (the mover's pits, then the opponent's). A sowing of c seeds from pit i that does not end
@@ -51,10 +51,12 @@ struct SowTables {
   static constexpr int kTermStride = 128;
   std::vector<std::uint64_t> term;
 
+  // Sowings of pits holding up to max_c seeds; index() for boards of at most
+  // ix.max_seeds() seeds.
   SowTables(const BoardIndexer& ix, int max_c) : m(ix.pits()), max_seeds(max_c) {
     term.resize(static_cast<std::size_t>(2 * m) * kTermStride);
     for (int i = 0; i + 1 < 2 * m; ++i)
-      for (int p = 0; p <= max_c && p < kTermStride; ++p) term[static_cast<std::size_t>(i) * kTermStride + p] = ix.term(i, p);
+      for (int p = 0; p <= ix.max_seeds() && p < kTermStride; ++p) term[static_cast<std::size_t>(i) * kTermStride + p] = ix.term(i, p);
     const int ring = 2 * m + 1;
     for (int place = 0; place < 32; ++place)
       capture_kill[place] = place < m ? ~(byte_at(place, 0xff) | byte_at(2 * m - 1 - place, 0xff)) : ~u128(0);
@@ -91,7 +93,8 @@ struct Successor {
   u128 board;
   int level;
   int stored;
-  bool again;  // extra turn: same mover (sign +1), else the opponent moves (sign -1)
+  bool again;    // extra turn: same mover (sign +1), else the opponent moves (sign -1)
+  bool capture;  // the sowing captured (the search orders captures early)
 };
 
 template <int M, Sowing S, Capture C, EndRule E>
@@ -163,6 +166,7 @@ struct Kernel {
       out->level = k - st;
       out->stored = st;
       out->again = again;
+      out->capture = cap;
       return;
     } else {
       // Relay: the last seed in a non-empty own pit after a lap that reached the opponent
@@ -178,12 +182,14 @@ struct Kernel {
           last = tab.last[t];
           continue;
         }
+        out->capture = false;
         if (last > M) {
           for (int cell = last - 1; cell >= M; --cell) {
             const int v = byte_of(nb, cell);
             if (v != 2 && v != 3) break;
             st += v;
             nb &= ~byte_at(cell, 0xff);
+            out->capture = true;
           }
         }
         break;
@@ -195,5 +201,30 @@ struct Kernel {
     out->again = false;
   }
 };
+
+// Calls f.template operator()<M, S, C, E>() for the runtime pit count and rules (relay
+// sowing ignores the capture option: it is always instantiated with NonEmpty).
+template <class F>
+auto dispatch(int m, const Rules& rules, F&& f) {
+  auto by_end = [&]<int M, Sowing S, Capture C>() {
+    return rules.end == EndRule::Either ? f.template operator()<M, S, C, EndRule::Either>()
+                                        : f.template operator()<M, S, C, EndRule::Mover>();
+  };
+  auto by_rules = [&]<int M>() {
+    if (rules.sowing == Sowing::Relay) return by_end.template operator()<M, Sowing::Relay, Capture::NonEmpty>();
+    return rules.capture == Capture::Empty ? by_end.template operator()<M, Sowing::Kalah, Capture::Empty>()
+                                           : by_end.template operator()<M, Sowing::Kalah, Capture::NonEmpty>();
+  };
+  switch (m) {
+    case 1: return by_rules.template operator()<1>();
+    case 2: return by_rules.template operator()<2>();
+    case 3: return by_rules.template operator()<3>();
+    case 4: return by_rules.template operator()<4>();
+    case 5: return by_rules.template operator()<5>();
+    case 6: return by_rules.template operator()<6>();
+    case 7: return by_rules.template operator()<7>();
+    default: return by_rules.template operator()<8>();
+  }
+}
 
 }  // namespace kalah::dbk

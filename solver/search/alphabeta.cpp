@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <climits>
-#include <cstdlib>
-#include <cstring>
 
 #include "solver/search/children.hpp"
 #include "solver/search/value_bounds.hpp"
@@ -12,50 +10,46 @@
 namespace kalah::search {
 
 namespace {
-// is_terminal (engine/board.hpp) for a compile-time pit count: the emptiness tests on the
-// whole halves at once, the seed counts only for a terminal board.
-template <int M>
-inline bool terminal_m(const Board& b, EndRule end, int& remainder) {
-  __extension__ typedef unsigned __int128 u128;
-  u128 x;
-  std::memcpy(&x, b.cells.data(), sizeof x);
-  constexpr u128 kOwn = (u128(1) << (8 * M)) - 1;
-  const bool own_empty = (x & kOwn) == 0;
-  const bool opp_empty = (x >> (8 * M)) == 0;  // cells from 2m on are zero
-  if (own_empty || (end == EndRule::Either && opp_empty)) {
-    remainder = side_seeds(b, M, 0) - side_seeds(b, M, 1);
-    return true;
+// Marks a board busy for the other searchers while this one is in it (parallel search).
+class BusyMark {
+ public:
+  BusyMark(BusyTable& table, bool active, const BoardKey::Split& key, int thread)
+      : table_(active ? &table : nullptr), hash_(active ? BusyTable::hash(key.index, key.tag) : 0), thread_(thread) {
+    if (table_) table_->enter(hash_, thread_);
   }
-  return false;
-}
+  ~BusyMark() {
+    if (table_) table_->leave(hash_, thread_);
+  }
+  BusyMark(const BusyMark&) = delete;
+  BusyMark& operator=(const BusyMark&) = delete;
+
+ private:
+  BusyTable* table_;
+  std::uint64_t hash_;
+  int thread_;
+};
 }  // namespace
 
-int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int ply) {
-  switch (ctx_->pits) {
-    case 1: return search_m<1>(b, k, key, alpha, beta, ply);
-    case 2: return search_m<2>(b, k, key, alpha, beta, ply);
-    case 3: return search_m<3>(b, k, key, alpha, beta, ply);
-    case 4: return search_m<4>(b, k, key, alpha, beta, ply);
-    case 5: return search_m<5>(b, k, key, alpha, beta, ply);
-    case 6: return search_m<6>(b, k, key, alpha, beta, ply);
-    case 7: return search_m<7>(b, k, key, alpha, beta, ply);
-    default: return search_m<8>(b, k, key, alpha, beta, ply);
-  }
+int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta) {
+  return dbk::dispatch(ctx_->pits, ctx_->rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
+    return search_t<M, S, C, E>(b, k, key, nullptr, alpha, beta);
+  });
 }
 
-template <int M>
-int Searcher::search_m(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int ply) {
+template <int M, Sowing S, Capture C, EndRule E>
+int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const TableEntry* known_in, int alpha,
+                       int beta) {
   static_assert(M >= 1 && M <= kMaxPits);
+  using Kernel = dbk::Kernel<M, S, C, E>;
+  constexpr Rules kRules{S, C, E, false, false};
   SearchContext& ctx = *ctx_;
-  constexpr int m = M;
-  const Rules& rules = ctx.rules;
   TranspositionTable& table = *ctx.table;
   const int index_bits = table.index_bits();
   const std::uint64_t nodes_before = nodes_++;
 
   // What is known before looking at the children.
-  const TableEntry known = table.probe(key.index, key.tag);
-  const int lo = std::max(min_value(k, rules), known.lower);
+  const TableEntry known = known_in ? *known_in : table.probe(key.index, key.tag);
+  const int lo = std::max(min_value(k, kRules), known.lower);
   const int hi = std::min(max_value(k), known.upper);
   if (lo >= beta) return lo;
   if (hi <= alpha) return hi;
@@ -64,10 +58,12 @@ int Searcher::search_m(const Board& b, int k, const BoardKey::Split& key, int al
   const int a0 = std::max(alpha, lo);
   const int b0 = std::min(beta, hi);
   int a = a0;
+  const bool parallel = ctx.parallel && k >= ctx.busy_min_seeds;
+  const BusyMark mark(ctx.busy, parallel, key, thread_);
 
   // Every child, with what is known of it without recursing. First pass: sow, detect
-  // terminal boards and database hits, compute keys and prefetch the table buckets; second
-  // pass: read the table for the children (their loads overlap).
+  // terminal boards and database hits, compute keys and prefetch the table buckets and
+  // database entries; second pass: read them (their loads overlap).
   // Uninitialised storage (every field used is written below): default-initialising eight
   // Children at every node cost more than a tenth of the node's instructions.
   union Children {
@@ -77,40 +73,34 @@ int Searcher::search_m(const Board& b, int k, const BoardKey::Split& key, int al
   Child* const children = storage.c;
   int n = 0;
   bool open[kMaxPits] = {};
-  bool database[kMaxPits] = {};
-  const std::int8_t* entry[kMaxPits];  // the database entry of a child (direct databases)
+  const std::int8_t* entry[kMaxPits];  // the database entry of a child (in-memory databases)
   const EndgameDatabase* const db = ctx.probe.database;
-  for (int pit = 0; pit < m; ++pit) {
+  const Kernel kernel{*ctx.sowing};
+  const dbk::u128 x = dbk::to_bits(b);
+  for (int pit = 0; pit < M; ++pit) {
     if (b.cells[pit] == 0) continue;
     Child& c = children[n];
-    c.board = b;
-    const SowOutcome o = sow(c.board, m, pit, rules);
+    dbk::Successor s;
+    kernel.sow(x, k, pit, &s);
+    c.board = dbk::from_bits(s.board);
     c.pit = pit;
-    c.extra = o.extra_turn;
-    c.capture = o.capture;
-    c.stored = o.stored;
-    c.seeds = k - o.stored;
-    if (!c.extra) c.board = flipped(c.board, m);
+    c.extra = s.again;
+    c.capture = s.capture;
+    c.stored = s.stored;
+    c.seeds = s.level;
     int remainder = 0;
     open[n] = false;
-    database[n] = false;
-    if (terminal_m<M>(c.board, rules.end, remainder)) {
+    entry[n] = nullptr;
+    if (Kernel::terminal(s.board, s.level, &remainder)) {
       c.lo = c.hi = c.through(remainder);
     } else if (ctx.probe.covers(c.seeds)) {
       if (db) {
-        std::uint64_t idx = 0;
-        int prefix = 0;
-        const BoardIndexer& ix = db->indexer();
-        for (int i = 0; i < 2 * M - 1; ++i) {
-          prefix += c.board.cells[i];
-          idx += ix.term(i, prefix);
-        }
-        entry[n] = db->level(c.seeds).data() + idx;
+        entry[n] = db->level(c.seeds).data() + kernel.index(s.board);
         __builtin_prefetch(entry[n]);
       } else {
         ctx.probe.warm(c.board, c.seeds);
+        c.lo = c.hi = INT_MIN;  // read below
       }
-      database[n] = true;
     } else {
       c.key = ctx.key.split_m<M>(c.board, index_bits);
       table.prefetch(c.key.index);
@@ -118,18 +108,26 @@ int Searcher::search_m(const Board& b, int k, const BoardKey::Split& key, int al
     }
     ++n;
   }
+  union Entries {  // uninitialised, as the children
+    TableEntry e[kMaxPits];
+    Entries() {}
+  } entries;
+  TableEntry* const child_entry = entries.e;
   int best = INT_MIN;
   int best_move = -1;
   for (int i = 0; i < n; ++i) {
     Child& c = children[i];
     if (open[i]) {
       const TableEntry e = table.probe(c.key.index, c.key.tag);
-      const int clo = std::max(min_value(c.seeds, rules), e.lower);
+      child_entry[i] = e;
+      const int clo = std::max(min_value(c.seeds, kRules), e.lower);
       const int chi = std::min(max_value(c.seeds), e.upper);
       c.lo = c.through(c.extra ? clo : chi);
       c.hi = c.through(c.extra ? chi : clo);
-    } else if (database[i]) {
-      c.lo = c.hi = c.through(db ? *entry[i] : ctx.probe.value(c.board, c.seeds));
+    } else if (entry[i]) {
+      c.lo = c.hi = c.through(*entry[i]);
+    } else if (c.lo == INT_MIN) {
+      c.lo = c.hi = c.through(ctx.probe.value(c.board, c.seeds));
     }
     if (c.lo >= b0) {  // cut-off without recursing: terminal, database, table or futility
       const int r = round_up(c.lo, k);
@@ -145,35 +143,44 @@ int Searcher::search_m(const Board& b, int k, const BoardKey::Split& key, int al
     }
   }
 
-  // Search the open children in order.
+  // Search the open children in order. In a parallel search a child another searcher is in
+  // is put off until the others are done (unless it is the first one searched here).
   int order[kMaxPits];
-  for (int i = 0; i < n; ++i) {
-    Child& c = children[i];
-    c.score = move_score(c, known.move);
-  }
+  for (int i = 0; i < n; ++i) children[i].score = move_score(children[i], known.move);
   order_children(children, order, n);
-  if (variant_ > 0 && ply < 3 && n > 2) {
-    const int shift = 1 + (variant_ + ply + static_cast<int>(key.index & 3)) % (n - 1);
-    std::rotate(order + 1, order + 1 + (shift % (n - 1)), order + n);
-  }
-  for (int i = 0; i < n && best < b0; ++i) {
-    const Child& c = children[order[i]];
-    if (c.exact()) continue;
-    if (c.hi <= a) {  // cannot raise the value: its upper bound is all we need
-      best = std::max(best, c.hi);
-      continue;
+  int deferred[kMaxPits];
+  int n_deferred = 0;
+  int searched = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    const int count = pass == 0 ? n : n_deferred;
+    for (int j = 0; j < count && best < b0; ++j) {
+      const int i = pass == 0 ? order[j] : deferred[j];
+      const Child& c = children[i];
+      if (c.exact()) continue;
+      if (c.hi <= a) {  // cannot raise the value: its upper bound is all we need
+        best = std::max(best, c.hi);
+        continue;
+      }
+      if (pass == 0 && parallel && searched > 0 && c.seeds >= ctx.busy_min_seeds &&
+          ctx.busy.busy_elsewhere(BusyTable::hash(c.key.index, c.key.tag), thread_)) {
+        deferred[n_deferred++] = i;
+        continue;
+      }
+      // The entry read above may be out of date after the earlier children's searches.
+      const TableEntry* e = pass == 0 && searched == 0 ? &child_entry[i] : nullptr;
+      int r;
+      if (c.extra)
+        r = c.stored + search_t<M, S, C, E>(c.board, c.seeds, c.key, e, a - c.stored, b0 - c.stored);
+      else
+        r = c.stored - search_t<M, S, C, E>(c.board, c.seeds, c.key, e, c.stored - b0, c.stored - a);
+      if (ctx.stop.load(std::memory_order_relaxed)) return 0;
+      ++searched;
+      if (r > best) {
+        best = r;
+        best_move = c.pit;
+      }
+      if (best > a) a = best;
     }
-    int r;
-    if (c.extra)
-      r = c.stored + search_m<M>(c.board, c.seeds, c.key, a - c.stored, b0 - c.stored, ply + 1);
-    else
-      r = c.stored - search_m<M>(c.board, c.seeds, c.key, c.stored - b0, c.stored - a, ply + 1);
-    if (ctx.stop.load(std::memory_order_relaxed)) return 0;
-    if (r > best) {
-      best = r;
-      best_move = c.pit;
-    }
-    if (best > a) a = best;
   }
 
   const int work = static_cast<int>(std::bit_width(nodes_ - nodes_before));

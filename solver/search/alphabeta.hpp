@@ -1,8 +1,10 @@
 // solver/search/alphabeta.hpp — the negamax alpha-beta search on the remainder value.
 //
 // SearchContext is what all searchers of one solve share: the rules, the key scheme, the
-// lock-free transposition table, the endgame probe and the stop flag of a parallel pass.
-// A Searcher is one thread's search with its own node counter. Values are remainder values
+// lock-free transposition table, the endgame probe, the move generator's tables, the busy
+// marks of a parallel search and the stop flag of a parallel pass. A Searcher is one
+// thread's search with its own node counter. The search is compiled once per pit count and
+// rule set (solver/db/kernel.hpp's move generator, shared with the database builder). Values are remainder values
 // (engine/board.hpp): the mover's future store gain minus the opponent's, store-independent,
 // so the table stores them without the stores and any two paths to the same pits transpose.
 #pragma once
@@ -10,9 +12,13 @@
 #include <atomic>
 #include <cstdint>
 
+#include <memory>
+
 #include "engine/board.hpp"
 #include "engine/rules.hpp"
+#include "solver/db/kernel.hpp"
 #include "solver/search/board_key.hpp"
+#include "solver/search/busy_table.hpp"
 #include "solver/search/endgame_probe.hpp"
 #include "solver/search/transposition_table.hpp"
 
@@ -24,14 +30,20 @@ struct SearchContext {
   BoardKey key;
   TranspositionTable* table = nullptr;
   EndgameProbe probe;
+  std::unique_ptr<dbk::SowTables> sowing;  // for pits of up to key.max_seeds() seeds
+  // Parallel search (more than one searcher): boards with at least busy_min_seeds seeds in
+  // the pits are marked while searched, and a searcher puts off a child another searcher
+  // is in (after the first child of a node: young brothers wait).
+  bool parallel = false;
+  int busy_min_seeds = 0;
+  BusyTable busy;
   std::atomic<bool> stop{false};  // set when a parallel pass is decided: searchers unwind
 };
 
 class Searcher {
  public:
-  // variant 0 searches in the standard order; variant t > 0 (a helper thread of a parallel
-  // pass) perturbs the order near the root so helpers fill the table with other subtrees.
-  Searcher(SearchContext& context, int variant) : ctx_(&context), variant_(variant) {}
+  // Searcher number `thread` of the context's searchers (0 for a serial search).
+  Searcher(SearchContext& context, int thread) : ctx_(&context), thread_(thread) {}
 
   // Fail-soft alpha-beta on board b (k seeds in the pits, mover to move), which must not be
   // terminal nor covered by the endgame probe; key = ctx.key.split(b, table index bits);
@@ -41,18 +53,20 @@ class Searcher {
   //   otherwise       value(b) == r            (exact)
   // The bounds proven are stored in the table. If ctx.stop becomes set the search unwinds
   // with a meaningless result and stores nothing more for the nodes it abandons.
-  int search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int ply = 0);
+  int search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta);
 
   std::uint64_t nodes() const { return nodes_; }
   void reset_nodes() { nodes_ = 0; }
 
  private:
-  // search() for a compile-time pit count M == ctx.pits (loops over the cells unrolled).
-  template <int M>
-  int search_m(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int ply);
+  // search() for a compile-time pit count M == ctx.pits and rule set (S, C, E) ==
+  // ctx.rules; `known` is what the table held for b (possibly stale: its bounds are still
+  // true), nullptr to read it here.
+  template <int M, Sowing S, Capture C, EndRule E>
+  int search_t(const Board& b, int k, const BoardKey::Split& key, const TableEntry* known, int alpha, int beta);
 
   SearchContext* ctx_;
-  int variant_;
+  int thread_;
   std::uint64_t nodes_ = 0;
 };
 

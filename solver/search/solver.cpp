@@ -10,6 +10,10 @@
 namespace kalah::search {
 
 namespace {
+// Boards are marked busy in a parallel search only from this many seeds above the
+// database's: below, subtrees are too small for the marks to pay.
+constexpr int kBusySeedsAboveDatabase = 4;
+
 // The requested table size, capped at the smallest power-of-two bucket count with an entry
 // for every board with at most max_seeds seeds (a bigger table could never fill up; on a
 // small problem its pages would only cost time to fault in and zero).
@@ -32,12 +36,18 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
   ctx_.key = BoardKey(pits, std::max(max_seeds, 0));
   ctx_.table = &table_;
   ctx_.probe = options_.probe;
+  // The move generator's tables; with an in-memory database, its indexing too.
+  const BoardIndexer no_database(pits, 0);
+  const BoardIndexer& indexer = ctx_.probe.database ? ctx_.probe.database->indexer() : no_database;
+  ctx_.sowing = std::make_unique<dbk::SowTables>(indexer, std::max(max_seeds, 0));
   if (ctx_.key.bits() - table_.index_bits() > TranspositionTable::kTagBits)
     throw std::length_error("the transposition table is too small for exact keys of boards with " +
                             std::to_string(max_seeds) + " seeds (" + std::to_string(ctx_.key.bits()) +
                             "-bit keys, at most " + std::to_string(TranspositionTable::kTagBits) +
                             " tag bits): give it more memory");
   threads_ = options_.threads > 0 ? options_.threads : omp_get_max_threads();
+  ctx_.parallel = threads_ > 1;
+  ctx_.busy_min_seeds = std::max(ctx_.probe.max_seeds, 0) + kBusySeedsAboveDatabase;
   for (int t = 0; t < threads_; ++t) searchers_.push_back(std::make_unique<Searcher>(ctx_, t));
 }
 

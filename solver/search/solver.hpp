@@ -4,8 +4,9 @@
 // value(b) returns the exact remainder value of a board (engine/board.hpp). It is found by
 // MTD(f): a sequence of null-window searches around a guess, each proving a bound, until the
 // lower and upper bounds meet. With T > 1 threads every pass runs T searchers on the same
-// window with a shared lock-free table (lazy SMP): the helpers search in perturbed orders
-// and fill the table; the first searcher to finish decides the pass and the rest unwind.
+// window with a shared lock-free table; a searcher puts off the children other searchers
+// are in (alphabeta.hpp, busy_table.hpp), so they spread over the tree and share results
+// through the table; the first searcher to finish decides the pass and the rest unwind.
 // Every bound in the table is proven, so the value is the same for any thread count; only
 // node counts vary.
 //
