@@ -56,10 +56,12 @@ int run_solve(const Args& args) {
   // sowings and the principal variation, which reuse the table.
   double value_seconds = 0;
   unsigned long long value_nodes = 0;
+  search::Estimate first_guess;
   if (!reference) {
     (void)oracle(start.board());
     value_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     value_nodes = setup.solver->nodes();
+    first_guess = setup.solver->first_guess();
   }
   const PositionSolution sol = reference ? solve_position(start, rules, oracle) : solve_position(start, rules, oracle, setup.solver->best_sowings_function());
   // The pie rule acts at a start position: North keeps or swaps after South's first turn,
@@ -106,6 +108,9 @@ int run_solve(const Args& args) {
     json.field("threads", threads);
     if (!reference) {
       json.field("passes", static_cast<unsigned long long>(setup.solver->passes()));
+      json.field("first_guess", first_guess.value);
+      json.field("estimate_depth", first_guess.depth);
+      json.field("estimate_nodes", static_cast<unsigned long long>(first_guess.nodes));
       json.field("table_bytes", static_cast<unsigned long long>(setup.solver->table_bytes()));
       json.field("table_entries", static_cast<unsigned long long>(capacity));
       json.field("table_used", static_cast<unsigned long long>(used));
@@ -141,6 +146,11 @@ int run_solve(const Args& args) {
     std::cout << "nodes     " << nodes << "  (" << static_cast<unsigned long long>(nps) << " nodes/s, "
               << setup.solver->passes() << " MTD(f) passes; the value alone: " << value_nodes << " nodes, "
               << value_seconds << " s)\n"
+              << "guess     " << signed_value(first_guess.value) << "  (MTD(f)'s first guess for the root's remainder value"
+              << (first_guess.depth ? ": an estimate " + std::to_string(first_guess.depth) + " sowings deep, " +
+                                          std::to_string(first_guess.nodes) + " nodes"
+                                    : "")
+              << ")\n"
               << "threads   " << threads << "\n"
               << "table     " << used << " of " << capacity << " entries used ("
               << byte_text(static_cast<double>(setup.solver->table_bytes()))

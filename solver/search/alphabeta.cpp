@@ -166,8 +166,9 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
         deferred[n_deferred++] = i;
         continue;
       }
-      // The entry read above may be out of date after the earlier children's searches.
-      const TableEntry* e = pass == 0 && searched == 0 ? &child_entry[i] : nullptr;
+      // The entry read above (possibly out of date after the earlier children's searches:
+      // its bounds still hold); a put-off child reads the table again.
+      const TableEntry* e = pass == 0 ? &child_entry[i] : nullptr;
       int r;
       if (c.extra)
         r = c.stored + search_t<M, S, C, E>(c.board, c.seeds, c.key, e, a - c.stored, b0 - c.stored);

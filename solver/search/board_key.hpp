@@ -64,6 +64,11 @@ class BoardKey {
                               " pits need more than 63 bits; the position is too large to search");
     mask_ = (std::uint64_t(1) << bits_) - 1;
     boards_ = total > u128(~std::uint64_t(0)) ? ~std::uint64_t(0) : static_cast<std::uint64_t>(total);
+    // term_[j][P] = C(P + j, j + 1) for the partial sums P <= max_seeds (rank_m's rows).
+    term_.assign(static_cast<std::size_t>(cells) * kTermStride, 0);
+    for (int j = 0; j < cells; ++j)
+      for (int p = 0; p <= max_seeds && p < kTermStride; ++p)
+        term_[static_cast<std::size_t>(j) * kTermStride + p] = table_[static_cast<std::size_t>(p + j) * kCols + (j + 1)];
   }
 
   int bits() const { return bits_; }
@@ -86,7 +91,7 @@ class BoardKey {
 
   // The same for a compile-time pit count M == pits: the partial sums P_j of all cells at
   // once as byte-wise prefix sums of the 16 cell bytes (no byte overflows: at most 255 seeds),
-  // then one table read a cell.
+  // then one read a cell in a row of precomputed terms.
   template <int M>
   std::uint64_t rank_m(const Board& b) const {
     __extension__ typedef unsigned __int128 u128;
@@ -99,8 +104,8 @@ class BoardKey {
     alignas(16) std::uint8_t pre[16];
     std::memcpy(pre, &p, sizeof pre);
     std::uint64_t r = 0;
-    const std::uint64_t* t = table_.data();
-    for (int j = 0; j < 2 * M; ++j) r += t[static_cast<std::size_t>(pre[j] + j) * kCols + (j + 1)];
+    const std::uint64_t* t = term_.data();
+    for (int j = 0; j < 2 * M; ++j) r += t[j * kTermStride + pre[j]];
     return r;
   }
 
@@ -127,12 +132,14 @@ class BoardKey {
 
  private:
   static constexpr int kCols = 2 * kMaxPits + 1;
+  static constexpr int kTermStride = 256;  // a partial sum is a byte
   int pits_ = 0;
   int max_seeds_ = 0;
   int bits_ = 1;
   std::uint64_t mask_ = 1;
   std::uint64_t boards_ = 1;
   std::vector<std::uint64_t> table_;  // table_[n * kCols + r] = C(n, r)
+  std::vector<std::uint64_t> term_;   // term_[j * kTermStride + P] = C(P + j, j + 1)
 };
 
 }  // namespace kalah::search

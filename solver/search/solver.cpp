@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "solver/search/estimate.hpp"
 #include "solver/search/value_bounds.hpp"
 
 namespace kalah::search {
@@ -13,6 +14,9 @@ namespace {
 // Boards are marked busy in a parallel search only from this many seeds above the
 // database's: below, subtrees are too small for the marks to pay.
 constexpr int kBusySeedsAboveDatabase = 4;
+// MTD(f) starts from an estimate only this many seeds above the database (or from none):
+// below, the passes are cheap and an estimate would cost more than it saves.
+constexpr int kEstimateSeedsAboveDatabase = 28;
 
 // The requested table size, capped at the smallest power-of-two bucket count with an entry
 // for every board with at most max_seeds seeds (a bigger table could never fill up; on a
@@ -123,9 +127,15 @@ int Solver::value(const Board& b) {
   const TableEntry known = table_.probe(key.index, key.tag);
   int lo = std::max(min_value(k, ctx_.rules), known.lower);
   int hi = std::min(max_value(k), known.upper);
-  // MTD(f) from a guess of 0 (rounded to the parity of the value) inside the known bounds.
-  int guess = std::clamp(round_down(0, k), lo, hi);
+  // MTD(f) from a first guess (rounded to the parity of the value) inside the known bounds:
+  // on a board with many seeds above the database, where the passes below the value are
+  // costly, a quick estimate; else 0.
   const auto t0 = std::chrono::steady_clock::now();
+  Estimate first;
+  if (options_.estimate_nodes > 0 && lo < hi && k >= std::max(ctx_.probe.max_seeds, 0) + kEstimateSeedsAboveDatabase)
+    first = estimate_value(b, m, k, ctx_.rules, *ctx_.sowing, ctx_.probe, options_.estimate_nodes);
+  int guess = std::clamp(round_down(first.value, k), lo, hi);
+  if (lo < hi) first_guess_ = first;
   const std::uint64_t nodes0 = nodes();
   while (lo < hi) {
     const int gamma = guess == lo ? guess + 1 : guess;  // test value >= gamma

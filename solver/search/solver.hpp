@@ -3,7 +3,8 @@
 //
 // value(b) returns the exact remainder value of a board (engine/board.hpp). It is found by
 // MTD(f): a sequence of null-window searches around a guess, each proving a bound, until the
-// lower and upper bounds meet. With T > 1 threads every pass runs T searchers on the same
+// lower and upper bounds meet. The first guess is a quick depth-limited estimate
+// (estimate.hpp) on large boards, 0 on small ones. With T > 1 threads every pass runs T searchers on the same
 // window with a shared lock-free table; a searcher puts off the children other searchers
 // are in (alphabeta.hpp, busy_table.hpp), so they spread over the tree and share results
 // through the table; the first searcher to finish decides the pass and the rest unwind.
@@ -28,6 +29,7 @@
 #include "solver/analysis.hpp"
 #include "solver/search/alphabeta.hpp"
 #include "solver/search/endgame_probe.hpp"
+#include "solver/search/estimate.hpp"
 #include "solver/search/transposition_table.hpp"
 
 namespace kalah::search {
@@ -39,6 +41,9 @@ struct SolverOptions {
   std::size_t table_bytes = std::size_t(256) << 20;
   int threads = 1;            // <= 0: all cores (omp_get_max_threads)
   EndgameProbe probe;         // no database by default
+  // MTD(f)'s first guess for a board with many seeds above the database: a depth-limited
+  // estimate (estimate.hpp) searching about this many nodes; 0: start from 0.
+  std::uint64_t estimate_nodes = std::uint64_t(1) << 20;
   // Called after every MTD(f) pass of a top-level value() call that has run for at least
   // progress_after seconds, with a one-line summary.
   std::function<void(const std::string&)> progress;
@@ -70,6 +75,9 @@ class Solver {
   int threads() const { return threads_; }
   std::uint64_t nodes() const;      // nodes searched so far, all threads, all calls
   std::uint64_t passes() const { return passes_; }  // MTD(f) passes so far
+  // The first guess of the latest value() call that searched, and the estimate behind it
+  // (depth 0 when the guess was 0, no estimate).
+  const Estimate& first_guess() const { return first_guess_; }
   std::size_t table_bytes() const { return table_.bytes(); }
   // Was the table made smaller than asked because the problem has fewer boards?
   bool table_capped() const { return table_capped_; }
@@ -87,6 +95,7 @@ class Solver {
   std::uint64_t passes_ = 0;
   SolverOptions options_;
   bool table_capped_ = false;
+  Estimate first_guess_;
 };
 
 }  // namespace kalah::search
