@@ -31,7 +31,7 @@ def main():
     for ax, (rs, title) in zip(axes, RULE_SETS):
         grid = [[None] * 6 for _ in range(6)]
         for r in rows:
-            if r["rule_set"] == rs and r["status"] == "solved":
+            if r["rule_set"] == rs and r["status"] in ("solved", "value-only"):
                 grid[int(r["m"]) - 1][int(r["n"]) - 1] = int(r["value"])
         vals = [v for row in grid for v in row if v is not None]
         lim = max([abs(v) for v in vals] + [1])
@@ -59,7 +59,7 @@ def main():
     for ax, (rs, title) in zip(axes, RULE_SETS):
         for m in range(1, 7):
             pts = sorted((int(r["n"]), int(r["value"])) for r in rows
-                         if r["rule_set"] == rs and r["status"] == "solved" and int(r["m"]) == m)
+                         if r["rule_set"] == rs and r["status"] in ("solved", "value-only") and int(r["m"]) == m)
             if pts:
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=f"m={m}")
         ax.axhline(0, color="grey", lw=0.8)
