@@ -1,14 +1,18 @@
 // kalah bench: a fixed set of positions solved with a fixed configuration (64 MiB table,
-// no database, one thread unless --threads says otherwise, a fresh table per position).
+// one thread unless --threads says otherwise, a fresh table per position; one position
+// probes a small endgame database built in memory first, so the signature also covers the
+// database probes and the table bypass just above the database).
 // The total node count is a signature: with one thread it changes only when the search's
 // behaviour changes (ordering, pruning, table policy), not with the machine's speed.
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "solver/cli/commands.hpp"
 #include "solver/cli/common.hpp"
 #include "solver/cli/search_setup.hpp"
+#include "solver/db/database.hpp"
 
 namespace kalah::cli {
 
@@ -19,6 +23,7 @@ struct BenchPosition {
   const char* rules;  // preset
   const char* end;    // nullptr: the preset's
   int pits, seeds;
+  int db_seeds = -1;  // >= 0: probe an in-memory database of boards with up to this many seeds
 };
 
 const BenchPosition kPositions[] = {
@@ -26,6 +31,7 @@ const BenchPosition kPositions[] = {
     {"Kalah(6,3) empty capture", "empty-capture", nullptr, 6, 3},
     {"Kalah(5,4) standard", "standard", nullptr, 5, 4},
     {"Kalah(5,4) empty capture", "empty-capture", nullptr, 5, 4},
+    {"Kalah(5,4) standard, 12-seed database", "standard", nullptr, 5, 4, 12},
     {"Kalah(6,3) mover end", "bga", nullptr, 6, 3},
     {"Kalah(4,5) empty capture, mover end", "empty-capture", "mover", 4, 5},
     {"relay(5,3)", "relay", nullptr, 5, 3},
@@ -54,6 +60,11 @@ int run_bench(const Args& args) {
     search::SolverOptions so;
     so.table_bytes = std::size_t(64) << 20;
     so.threads = threads;
+    std::optional<EndgameDatabase> db;  // built before the clock starts
+    if (bp.db_seeds >= 0) {
+      db.emplace(EndgameDatabase::build_in_memory(bp.pits, rules, bp.db_seeds, threads));
+      so.probe = search::database_probe(*db);
+    }
     search::Solver solver(bp.pits, rules, 2 * bp.pits * bp.seeds, so);
     const Position p = Position::start(bp.pits, bp.seeds);
     const auto t0 = std::chrono::steady_clock::now();

@@ -14,7 +14,9 @@ po::options_description search_options() {
       ("threads,t", po::value<int>()->default_value(0), "threads (0 = all cores)")
       ("tt-memory", po::value<std::string>()->default_value("1G"), "transposition table size (e.g. 256M, 2G)")
       ("db", po::value<std::string>(), "endgame database directory (kalah db build) to probe")
-      ("db-seeds", po::value<int>(), "load the database only up to this many seeds");
+      ("db-seeds", po::value<int>(), "load the database only up to this many seeds")
+      ("tt-above-db", po::value<int>()->default_value(8),
+       "boards fewer than this many seeds above the database bypass the table (0: none)");
   return o;
 }
 
@@ -26,6 +28,9 @@ SearchSetup make_search(const po::variables_map& vm, int pits, const Rules& rule
   options.threads = threads;
   options.table_bytes = static_cast<std::size_t>(parse_byte_size(vm["tt-memory"].as<std::string>(), "tt-memory"));
   if (options.table_bytes < 1024) throw UsageError("--tt-memory must be at least 1K");
+  options.table_seeds_above_db = vm["tt-above-db"].as<int>();
+  if (options.table_seeds_above_db < 0 || options.table_seeds_above_db > 255)
+    throw UsageError("--tt-above-db must be between 0 and 255");
   if (vm.count("db")) {
     const int db_seeds = vm.count("db-seeds") ? vm["db-seeds"].as<int>() : -1;
     if (vm.count("db-seeds") && db_seeds < 0) throw UsageError("--db-seeds must be >= 0");

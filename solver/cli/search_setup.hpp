@@ -1,5 +1,5 @@
 // solver/cli/search_setup.hpp — the search options shared by solve, openings and bench
-// (--threads, --tt-memory, --db, --db-seeds) and the Solver they configure.
+// (--threads, --tt-memory, --db, --db-seeds, --tt-above-db) and the Solver they configure.
 #pragma once
 
 #include <memory>

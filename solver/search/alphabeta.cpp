@@ -10,6 +10,8 @@
 namespace kalah::search {
 
 namespace {
+const TableEntry kNothingKnown{};
+
 // Marks a board busy for the other searchers while this one is in it (parallel search).
 class BusyMark {
  public:
@@ -47,8 +49,10 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   const int index_bits = table.index_bits();
   const std::uint64_t nodes_before = nodes_++;
 
-  // What is known before looking at the children.
-  const TableEntry known = known_in ? *known_in : table.probe(key.index, key.tag);
+  // What is known before looking at the children (a board below table_min_seeds is not in
+  // the table and its key is not computed).
+  const bool tabled = k >= ctx.table_min_seeds;
+  const TableEntry known = known_in ? *known_in : tabled ? table.probe(key.index, key.tag) : kNothingKnown;
   const int lo = std::max(min_value(k, kRules), known.lower);
   const int hi = std::min(max_value(k), known.upper);
   if (lo >= beta) return lo;
@@ -58,7 +62,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   const int a0 = std::max(alpha, lo);
   const int b0 = std::min(beta, hi);
   int a = a0;
-  const bool parallel = ctx.parallel && k >= ctx.busy_min_seeds;
+  const bool parallel = ctx.parallel && tabled && k >= ctx.busy_min_seeds;
   const BusyMark mark(ctx.busy, parallel, key, thread_);
 
   // Every child, with what is known of it without recursing. First pass: sow, detect
@@ -73,6 +77,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   Child* const children = storage.c;
   int n = 0;
   bool open[kMaxPits] = {};
+  unsigned untabled = 0;  // bit i: child i bypasses the table
   const std::int8_t* entry[kMaxPits];  // the database entry of a child (in-memory databases)
   const EndgameDatabase* const db = ctx.probe.database;
   const Kernel kernel{*ctx.sowing};
@@ -101,10 +106,14 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
         ctx.probe.warm(c.board, c.seeds);
         c.lo = c.hi = INT_MIN;  // read below
       }
-    } else {
+    } else if (c.seeds >= ctx.table_min_seeds) {
       c.key = ctx.key.split_m<M>(c.board, index_bits);
       table.prefetch(c.key.index);
       open[n] = true;
+    } else {  // below the table: the bounds from the seeds in play (read below)
+      c.key = {0, 0};
+      open[n] = false;
+      untabled |= 1u << n;
     }
     ++n;
   }
@@ -124,6 +133,11 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
       const int chi = std::min(max_value(c.seeds), e.upper);
       c.lo = c.through(c.extra ? clo : chi);
       c.hi = c.through(c.extra ? chi : clo);
+    } else if ((untabled >> i) & 1) {
+      const int clo = min_value(c.seeds, kRules);
+      const int chi = max_value(c.seeds);
+      c.lo = c.through(c.extra ? clo : chi);
+      c.hi = c.through(c.extra ? chi : clo);
     } else if (entry[i]) {
       c.lo = c.hi = c.through(*entry[i]);
     } else if (c.lo == INT_MIN) {
@@ -131,7 +145,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
     }
     if (c.lo >= b0) {  // cut-off without recursing: terminal, database, table or futility
       const int r = round_up(c.lo, k);
-      table.store(key.index, key.tag, r, 255, c.pit, 0);
+      if (tabled) table.store(key.index, key.tag, r, 255, c.pit, 0);
       return r;
     }
     if (c.exact()) {
@@ -168,7 +182,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
       }
       // The entry read above (possibly out of date after the earlier children's searches:
       // its bounds still hold); a put-off child reads the table again.
-      const TableEntry* e = pass == 0 ? &child_entry[i] : nullptr;
+      const TableEntry* e = (untabled >> i) & 1 ? &kNothingKnown : pass == 0 ? &child_entry[i] : nullptr;
       int r;
       if (c.extra)
         r = c.stored + search_t<M, S, C, E>(c.board, c.seeds, c.key, e, a - c.stored, b0 - c.stored);
@@ -187,11 +201,11 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   const int work = static_cast<int>(std::bit_width(nodes_ - nodes_before));
   if (best >= b0) {
     best = round_up(best, k);
-    table.store(key.index, key.tag, best, 255, best_move, work);
+    if (tabled) table.store(key.index, key.tag, best, 255, best_move, work);
   } else if (best <= a0) {
     best = round_down(best, k);
-    table.store(key.index, key.tag, -255, best, best_move, work);
-  } else {
+    if (tabled) table.store(key.index, key.tag, -255, best, best_move, work);
+  } else if (tabled) {
     table.store(key.index, key.tag, best, best, best_move, work);
   }
   return best;

@@ -51,7 +51,10 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
                             " tag bits): give it more memory");
   threads_ = options_.threads > 0 ? options_.threads : omp_get_max_threads();
   ctx_.parallel = threads_ > 1;
-  ctx_.busy_min_seeds = std::max(ctx_.probe.max_seeds, 0) + kBusySeedsAboveDatabase;
+  if (ctx_.probe.max_seeds >= 0 && options_.table_seeds_above_db > 0)
+    ctx_.table_min_seeds = ctx_.probe.max_seeds + options_.table_seeds_above_db;
+  // (A board below the table has no key to mark.)
+  ctx_.busy_min_seeds = std::max(std::max(ctx_.probe.max_seeds, 0) + kBusySeedsAboveDatabase, ctx_.table_min_seeds);
   for (int t = 0; t < threads_; ++t) searchers_.push_back(std::make_unique<Searcher>(ctx_, t));
 }
 

@@ -44,6 +44,9 @@ struct SolverOptions {
   // MTD(f)'s first guess for a board with many seeds above the database: a depth-limited
   // estimate (estimate.hpp) searching about this many nodes; 0: start from 0.
   std::uint64_t estimate_nodes = std::uint64_t(1) << 20;
+  // With a database: boards fewer than this many seeds above the database's bypass the
+  // transposition table (alphabeta.hpp, SearchContext::table_min_seeds); 0: none do.
+  int table_seeds_above_db = 8;
   // Called after every MTD(f) pass of a top-level value() call that has run for at least
   // progress_after seconds, with a one-line summary.
   std::function<void(const std::string&)> progress;

@@ -103,17 +103,24 @@ TEST_CASE("search: values with an endgame probe equal those without", "[search]"
   std::mt19937 rng(99);
   for (const Rules& rules : all_value_rules()) {
     test::ReferenceProbe db(5, rules, 8);
-    search::SolverOptions with_db = small_table(2);
-    with_db.probe = db.probe();
     search::Solver plain(5, rules, 18, small_table(1));
-    search::Solver probed(5, rules, 18, with_db);
-    int tested = 0;
-    while (tested < 40) {
-      Board b;
-      if (!test::random_board(5, 4, 18, rules, rng, b)) continue;
-      ++tested;
-      INFO("rules " << rules.describe() << " board " << tested);
-      REQUIRE(probed.value(b) == plain.value(b));
+    // Boards just above the database bypass the table: none of them, those up to 3 seeds
+    // above it, the default, every board.
+    for (int above : {0, 3, search::SolverOptions{}.table_seeds_above_db, 255}) {
+      search::SolverOptions with_db = small_table(2);
+      with_db.probe = db.probe();
+      with_db.table_seeds_above_db = above;
+      search::Solver probed(5, rules, 18, with_db);
+      int tested = 0;
+      while (tested < 20) {
+        Board b;
+        if (!test::random_board(5, 4, 18, rules, rng, b)) continue;
+        ++tested;
+        INFO("rules " << rules.describe() << " table from " << above << " seeds above the database, board "
+                      << tested);
+        REQUIRE(probed.value(b) == plain.value(b));
+        if (tested % 5 == 0) REQUIRE(probed.best_sowings(b) == plain.best_sowings(b));
+      }
     }
   }
 }
