@@ -77,7 +77,6 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   Child* const children = storage.c;
   int n = 0;
   bool open[kMaxPits] = {};
-  unsigned untabled = 0;  // bit i: child i bypasses the table
   const std::int8_t* entry[kMaxPits];  // the database entry of a child (in-memory databases)
   const EndgameDatabase* const db = ctx.probe.database;
   const Kernel kernel{*ctx.sowing};
@@ -106,14 +105,14 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
         ctx.probe.warm(c.board, c.seeds);
         c.lo = c.hi = INT_MIN;  // read below
       }
-    } else if (c.seeds >= ctx.table_min_seeds) {
-      c.key = ctx.key.split_m<M>(c.board, index_bits);
-      table.prefetch(c.key.index);
+    } else {
+      if (c.seeds >= ctx.table_min_seeds) {
+        c.key = ctx.key.split_m<M>(c.board, index_bits);
+        table.prefetch(c.key.index);
+      } else {
+        c.key = {0, 0};  // below the table: no key, nothing known but the seeds in play
+      }
       open[n] = true;
-    } else {  // below the table: the bounds from the seeds in play (read below)
-      c.key = {0, 0};
-      open[n] = false;
-      untabled |= 1u << n;
     }
     ++n;
   }
@@ -127,15 +126,10 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   for (int i = 0; i < n; ++i) {
     Child& c = children[i];
     if (open[i]) {
-      const TableEntry e = table.probe(c.key.index, c.key.tag);
+      const TableEntry e = c.seeds >= ctx.table_min_seeds ? table.probe(c.key.index, c.key.tag) : kNothingKnown;
       child_entry[i] = e;
       const int clo = std::max(min_value(c.seeds, kRules), e.lower);
       const int chi = std::min(max_value(c.seeds), e.upper);
-      c.lo = c.through(c.extra ? clo : chi);
-      c.hi = c.through(c.extra ? chi : clo);
-    } else if ((untabled >> i) & 1) {
-      const int clo = min_value(c.seeds, kRules);
-      const int chi = max_value(c.seeds);
       c.lo = c.through(c.extra ? clo : chi);
       c.hi = c.through(c.extra ? chi : clo);
     } else if (entry[i]) {
@@ -181,8 +175,9 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
         continue;
       }
       // The entry read above (possibly out of date after the earlier children's searches:
-      // its bounds still hold); a put-off child reads the table again.
-      const TableEntry* e = (untabled >> i) & 1 ? &kNothingKnown : pass == 0 ? &child_entry[i] : nullptr;
+      // its bounds still hold); a put-off child reads the table again (one below the table
+      // reads nothing either way).
+      const TableEntry* e = pass == 0 ? &child_entry[i] : nullptr;
       int r;
       if (c.extra)
         r = c.stored + search_t<M, S, C, E>(c.board, c.seeds, c.key, e, a - c.stored, b0 - c.stored);
