@@ -19,6 +19,14 @@ int signed_for(Side s, int remainder) { return s == Side::South ? remainder : -r
 
 }  // namespace
 
+int position_value(const Position& p, const Rules& rules, const Oracle& oracle) {
+  Rules natural = rules;
+  natural.early_end = false;
+  const Game game(p, natural);
+  if (game.over()) return game.margin();
+  return p.margin() + signed_for(p.to_move, oracle(p.board()));
+}
+
 PositionSolution solve_position(const Position& p, const Rules& rules, const Oracle& oracle) {
   return solve_position(p, rules, oracle, nullptr);
 }
@@ -35,7 +43,7 @@ PositionSolution solve_position(const Position& p, const Rules& rules, const Ora
     return sol;
   }
   const int m = p.pits;
-  sol.value = p.margin() + signed_for(p.to_move, oracle(p.board()));
+  sol.value = position_value(p, rules, oracle);
   bool first = true;
   while (!game.over()) {
     const Board b = game.position().board();

@@ -23,6 +23,9 @@ using Oracle = std::function<int(const Board&)>;
 int value_after_sowing(const Board& b, int m, int pit, const Rules& rules, const Oracle& oracle,
                        bool* extra_turn = nullptr);
 
+// The value of p alone (final South minus North with perfect play): one oracle call.
+int position_value(const Position& p, const Rules& rules, const Oracle& oracle);
+
 struct PositionSolution {
   int value = 0;                  // final South minus North with perfect play
   std::vector<int> best;          // best sowings (0-based) of the side to move; empty at the end

@@ -17,18 +17,20 @@ namespace kalah::cli {
 int run_solve(const Args& args) {
   po::options_description options("Solve options");
   options.add_options()("json", "print one JSON object instead of text")(
+      "value-only", "the value alone: no best sowings, no principal variation (about half the time)")(
       "reference", "use the brute-force reference solver (small boards only)");
   options.add(board_options(4, 3)).add(rule_options()).add(search_options());
   po::variables_map vm;
   if (!parse_command("solve",
                      "[--pits M --seeds N | --position POS] [rule options] [--db DIR] [--threads T] "
-                     "[--tt-memory SIZE] [--reference] [--json]",
+                     "[--tt-memory SIZE] [--value-only] [--reference] [--json]",
                      options, args, vm))
     return 0;
   const Rules rules = rules_from(vm);
   const Position start = position_from(vm);
   const bool reference = vm.count("reference") > 0;
   const bool json_out = vm.count("json") > 0;
+  const bool value_only = vm.count("value-only") > 0;
 
   const auto t0 = std::chrono::steady_clock::now();
   std::optional<ReferenceSolver> ref;
@@ -57,13 +59,16 @@ int run_solve(const Args& args) {
   double value_seconds = 0;
   unsigned long long value_nodes = 0;
   search::Estimate first_guess;
+  PositionSolution sol;
+  sol.value = position_value(start, rules, oracle);
   if (!reference) {
-    (void)oracle(start.board());
     value_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     value_nodes = setup.solver->nodes();
     first_guess = setup.solver->first_guess();
   }
-  const PositionSolution sol = reference ? solve_position(start, rules, oracle) : solve_position(start, rules, oracle, setup.solver->best_sowings_function());
+  if (!value_only)
+    sol = reference ? solve_position(start, rules, oracle)
+                    : solve_position(start, rules, oracle, setup.solver->best_sowings_function());
   // The pie rule acts at a start position: North keeps or swaps after South's first turn,
   // so the game's value is the best first turn's -|value| (needs every first turn's value).
   std::optional<Openings> pie;
@@ -85,7 +90,8 @@ int run_solve(const Args& args) {
     json.begin_object();
     // Under the pie rule `value` is the first player's margin with the swap decision;
     // best and pv describe play without it (value_without_pie).
-    write_solution_json(json, start, rules, sol, pie ? pie->pie_value : std::nullopt);
+    write_solution_json(json, start, rules, sol, pie ? pie->pie_value : std::nullopt, !value_only);
+    json.field("value_only", value_only);
     if (pie) {
       json.field("value_without_pie", sol.value);
       json.key("balanced").begin_array();
@@ -135,11 +141,12 @@ int run_solve(const Args& args) {
               << "balanced  " << balanced << "  (most balanced first turns; best and pv below are play without the swap)\n";
   }
   if (rules.early_end) std::cout << "note      " << kEarlyEndNote << "\n";
-  std::cout << "best      " << (sol.best.empty() ? "(game over)" : pits_text(sol.best)) << "  (pits of "
-            << side_name(start.to_move) << ", 1 = leftmost)\n"
-            << "pv        " << format_finnish(sol.pv, start.to_move) << "  (Finnish notation)\n"
-            << "pv        " << format_irving(sol.pv) << "  (Irving notation)\n"
-            << "final     " << sol.final_position.to_text() << "\n";
+  if (!value_only)
+    std::cout << "best      " << (sol.best.empty() ? "(game over)" : pits_text(sol.best)) << "  (pits of "
+              << side_name(start.to_move) << ", 1 = leftmost)\n"
+              << "pv        " << format_finnish(sol.pv, start.to_move) << "  (Finnish notation)\n"
+              << "pv        " << format_irving(sol.pv) << "  (Irving notation)\n"
+              << "final     " << sol.final_position.to_text() << "\n";
   if (reference) {
     std::cout << "nodes     " << nodes << "  (reference solver)\n";
   } else {

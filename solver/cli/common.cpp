@@ -140,7 +140,7 @@ std::string pits_text(const std::vector<int>& pits, const char* separator) {
 }
 
 void write_solution_json(JsonWriter& json, const Position& p, const Rules& rules, const PositionSolution& sol,
-                         std::optional<int> game_value) {
+                         std::optional<int> game_value, bool play) {
   const int value = game_value.value_or(sol.value);
   json.field("position", p.to_text());
   json.field("pits", p.pits);
@@ -148,12 +148,14 @@ void write_solution_json(JsonWriter& json, const Position& p, const Rules& rules
   json.field("value", value);
   json.field("result", value > 0 ? "win" : value < 0 ? "loss" : "draw");
   json.field("to_move", std::string(1, side_letter(p.to_move)));
-  json.key("best").begin_array();
-  for (int pit : sol.best) json.value(pit + 1);
-  json.end_array();
-  json.field("pv", format_irving(sol.pv));
-  json.field("pv_finnish", format_finnish(sol.pv, p.to_move));
-  json.field("final_position", sol.final_position.to_text());
+  if (play) {
+    json.key("best").begin_array();
+    for (int pit : sol.best) json.value(pit + 1);
+    json.end_array();
+    json.field("pv", format_irving(sol.pv));
+    json.field("pv_finnish", format_finnish(sol.pv, p.to_move));
+    json.field("final_position", sol.final_position.to_text());
+  }
   json.field("margin_is_natural_end", true);
 }
 

@@ -60,8 +60,10 @@ std::string pits_text(const std::vector<int>& pits, const char* separator = " ")
 // margin_is_natural_end (docs/json.md). The caller has opened the object. `game_value`
 // replaces sol.value as `value` (and `result`) when the game's value differs from the
 // solution's play, as under the pie rule.
+// With play = false (the value alone was asked for) best, pv, pv_finnish and final_position
+// are left out.
 void write_solution_json(JsonWriter& json, const Position& p, const Rules& rules, const PositionSolution& sol,
-                         std::optional<int> game_value = std::nullopt);
+                         std::optional<int> game_value = std::nullopt, bool play = true);
 // The machine's physical memory in bytes (0 if unknown): the default memory cap.
 std::uint64_t physical_memory_bytes();
 // The note printed with every margin computed under early end.

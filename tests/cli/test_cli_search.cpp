@@ -43,6 +43,29 @@ TEST_CASE("cli search: solve agrees with --reference and keeps the JSON keys", "
   }
 }
 
+TEST_CASE("cli search: solve --value-only gives the value and leaves out the play", "[cli][search]") {
+  for (const char* where : {"--pits 4 --seeds 3", "--position 0,2,1,0/1,0,3,1/7/9/N", "--position 0,0,0,0/1,0,0,0/3/4/S"}) {
+    INFO(where);
+    const auto full = run_kalah(std::string("solve --tt-memory 16M --json ") + where);
+    const auto alone = run_kalah(std::string("solve --tt-memory 16M --json --value-only ") + where);
+    const auto ref = run_kalah(std::string("solve --reference --json --value-only ") + where);
+    REQUIRE(alone.exit_code == 0);
+    REQUIRE(ref.exit_code == 0);
+    CHECK(int_field(alone.out, "value") == int_field(full.out, "value"));
+    CHECK(int_field(ref.out, "value") == int_field(full.out, "value"));
+    CHECK(alone.out.find("\"value_only\":true") != std::string::npos);
+    CHECK(full.out.find("\"value_only\":false") != std::string::npos);
+    for (const char* key : {"best", "pv", "pv_finnish", "final_position"}) {
+      CHECK_FALSE(has_key(alone.out, key));
+      CHECK(has_key(full.out, key));
+    }
+  }
+  const auto text = run_kalah("solve --pits 4 --seeds 3 --tt-memory 16M --value-only");
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("value     +6") != std::string::npos);
+  CHECK(text.out.find("pv ") == std::string::npos);
+}
+
 TEST_CASE("cli search: published Kalah(4,3) and Kalah(6,2) values (empty capture)", "[cli][search]") {
   const auto r43 = run_kalah("solve --pits 4 --seeds 3 --rules empty-capture --tt-memory 16M --json");
   REQUIRE(r43.exit_code == 0);
