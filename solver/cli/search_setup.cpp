@@ -31,12 +31,19 @@ SearchSetup make_search(const po::variables_map& vm, int pits, const Rules& rule
   options.table_seeds_above_db = vm["tt-above-db"].as<int>();
   if (options.table_seeds_above_db < 0 || options.table_seeds_above_db > 255)
     throw UsageError("--tt-above-db must be between 0 and 255");
+  // The table's pages are touched as it fills (all of them on a long solve), so the table and
+  // the database must fit in memory together: refuse before loading and searching for minutes.
+  const std::size_t physical = physical_memory_bytes();
+  const std::size_t table_bytes = search::Solver::table_bytes_for(pits, max_seeds, options.table_bytes);
+  if (physical > 0 && table_bytes >= physical)
+    throw UsageError("a table of " + byte_text(static_cast<double>(table_bytes)) + " does not fit in this machine's " +
+                     byte_text(static_cast<double>(physical)) + " of memory: lower --tt-memory");
   if (vm.count("db")) {
     const int db_seeds = vm.count("db-seeds") ? vm["db-seeds"].as<int>() : -1;
     if (vm.count("db-seeds") && db_seeds < 0) throw UsageError("--db-seeds must be >= 0");
     const auto t0 = std::chrono::steady_clock::now();
     auto db = std::make_shared<EndgameDatabase>(
-        EndgameDatabase::load(vm["db"].as<std::string>(), pits, rules, db_seeds, physical_memory_bytes()));
+        EndgameDatabase::load(vm["db"].as<std::string>(), pits, rules, db_seeds, physical > 0 ? physical - table_bytes : 0));
     setup.db_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     setup.db_max_seeds = db->max_seeds();
     setup.db_dir = vm["db"].as<std::string>();

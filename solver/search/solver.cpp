@@ -17,22 +17,22 @@ constexpr int kBusySeedsAboveDatabase = 4;
 // MTD(f) starts from an estimate only this many seeds above the database (or from none):
 // below, the passes are cheap and an estimate would cost more than it saves.
 constexpr int kEstimateSeedsAboveDatabase = 28;
+}  // namespace
 
 // The requested table size, capped at the smallest power-of-two bucket count with an entry
 // for every board with at most max_seeds seeds (a bigger table could never fill up; on a
 // small problem its pages would only cost time to fault in and zero).
-std::size_t capped_table_bytes(int pits, int max_seeds, std::size_t requested) {
+std::size_t Solver::table_bytes_for(int pits, int max_seeds, std::size_t requested) {
   const std::uint64_t boards = BoardKey(pits, std::max(max_seeds, 0)).boards();
   const std::size_t bucket_bytes = TranspositionTable::kBucketEntries * sizeof(std::uint64_t);
   std::size_t bytes = bucket_bytes;
   while (bytes / sizeof(std::uint64_t) < boards && bytes < requested) bytes *= 2;
   return std::min(bytes, requested);
 }
-}  // namespace
 
 Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions options)
-    : table_(capped_table_bytes(pits, max_seeds, options.table_bytes)), options_(std::move(options)) {
-  table_capped_ = capped_table_bytes(pits, max_seeds, options_.table_bytes) < options_.table_bytes;
+    : table_(table_bytes_for(pits, max_seeds, options.table_bytes)), options_(std::move(options)) {
+  table_capped_ = table_bytes_for(pits, max_seeds, options_.table_bytes) < options_.table_bytes;
   ctx_.pits = pits;
   ctx_.rules = rules;
   ctx_.rules.early_end = false;

@@ -57,6 +57,9 @@ class Solver {
  public:
   Solver(int pits, const Rules& rules, int max_seeds, SolverOptions options = {});
 
+  // The table size a Solver gets when asked for `requested` bytes (SolverOptions::table_bytes).
+  static std::size_t table_bytes_for(int pits, int max_seeds, std::size_t requested);
+
   // Exact remainder value of b (mover to move). Throws std::invalid_argument when b holds
   // more than max_seeds seeds in the pits.
   int value(const Board& b);
