@@ -38,6 +38,13 @@ struct SowOutcome {
   int relays = 0;           // relay sowing: number of relay pick-ups
 };
 
+// The mover's value through one sowing that banked `stored` seeds and led to a board worth
+// `next_value` to the player who moves there: the same mover after an extra turn, else the
+// opponent, whose gain is the mover's loss. (The one place this rule is written.)
+inline constexpr int value_through(int stored, bool extra_turn, int next_value) {
+  return extra_turn ? stored + next_value : stored - next_value;
+}
+
 inline int side_seeds(const Board& b, int m, int side) {
   int s = 0;
   for (int i = 0; i < m; ++i) s += b.cells[side * m + i];

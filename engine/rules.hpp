@@ -47,6 +47,15 @@ struct Rules {
     return sowing == other.sowing && end == other.end &&
            (sowing == Sowing::Relay || capture == other.capture);
   }
+  // The rules a board's remainder value is computed under: these, with early end and the
+  // pie rule off (solvers compute margins to the natural end; the pie rule acts at the start
+  // only and is applied by the caller).
+  Rules value_rules() const {
+    Rules r = *this;
+    r.early_end = false;
+    r.pie = false;
+    return r;
+  }
   bool operator==(const Rules&) const = default;
 };
 

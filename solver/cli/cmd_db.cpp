@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "engine/notation.hpp"
-#include "solver/analysis.hpp"
+#include "solver/analysis/analysis.hpp"
 #include "solver/cli/commands.hpp"
 #include "solver/cli/common.hpp"
 #include "solver/db/builder.hpp"

@@ -15,7 +15,7 @@
 
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
-#include "solver/analysis.hpp"
+#include "solver/analysis/analysis.hpp"
 #include "solver/cli/json.hpp"
 
 namespace kalah::cli {

@@ -5,7 +5,9 @@
 #include <string>
 
 #include "solver/cli/commands.hpp"
+#include "solver/api/session.hpp"
 #include "solver/cli/common.hpp"
+#include "solver/cli/interrupt.hpp"
 
 namespace {
 
@@ -41,11 +43,15 @@ int main(int argc, char** argv) {
     return 0;
   }
   const kalah::cli::Args args(argv + 2, argv + argc);
+  kalah::cli::catch_interrupts();
   for (const auto& c : kCommands) {
     if (name != c.name) continue;
     try {
       return c.run(args);
     } catch (const kalah::cli::UsageError& e) {
+      std::cerr << "kalah " << name << ": " << e.what() << "\n";
+      return 2;
+    } catch (const kalah::api::ConfigError& e) {  // a size or memory split the library cannot serve
       std::cerr << "kalah " << name << ": " << e.what() << "\n";
       return 2;
     } catch (const std::bad_alloc&) {

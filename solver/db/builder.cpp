@@ -7,7 +7,7 @@
 #include <chrono>
 #include <stdexcept>
 
-#include "solver/db/kernel.hpp"
+#include "solver/base/sowing_kernel.hpp"
 
 namespace kalah {
 
@@ -28,9 +28,9 @@ constexpr std::uint64_t kChunk = 1 << 14;
 template <int M, Sowing S, Capture C, EndRule E>
 class LevelSolver {
  public:
-  using K = dbk::Kernel<M, S, C, E>;
+  using K = base::Kernel<M, S, C, E>;
 
-  LevelSolver(const dbk::SowTables& tab, int k, std::int8_t* const* levels)
+  LevelSolver(const base::SowTables& tab, int k, std::int8_t* const* levels)
       : kern_{tab}, k_(k), levels_(levels), cur_(levels[k]) {}
 
   // A board whose successors have been generated and their entries prefetched.
@@ -38,12 +38,12 @@ class LevelSolver {
     std::uint64_t idx;
     int n;  // successors; -1: terminal, value in `terminal_value`
     int terminal_value;
-    dbk::Successor succ[M];
+    base::Successor succ[M];
     std::uint64_t at[M];
   };
 
   // Generate the successors of board x (index idx) and prefetch their entries.
-  void expand(dbk::u128 x, std::uint64_t idx, Expanded& e) const {
+  void expand(base::u128 x, std::uint64_t idx, Expanded& e) const {
     e.idx = idx;
     if (K::terminal(x, k_, &e.terminal_value)) {
       e.n = -1;
@@ -67,7 +67,7 @@ class LevelSolver {
     if (e.n < 0) return e.terminal_value;
     int best = -1000;
     for (int j = 0; j < e.n; ++j) {
-      const dbk::Successor& s = e.succ[j];
+      const base::Successor& s = e.succ[j];
       int w;
       if (s.level == k_) {
         w = std::atomic_ref<std::int8_t>(cur_[e.at[j]]).load(std::memory_order_relaxed);
@@ -76,14 +76,14 @@ class LevelSolver {
       } else {
         w = levels_[s.level][e.at[j]];
       }
-      const int val = s.again ? s.stored + w : s.stored - w;
+      const int val = value_through(s.stored, s.again, w);
       best = val > best ? val : best;
     }
     return best;
   }
 
   template <bool Recurse>
-  int evaluate(dbk::u128 x) {
+  int evaluate(base::u128 x) {
     Expanded e;
     expand(x, 0, e);
     return finish<Recurse>(e);
@@ -93,7 +93,7 @@ class LevelSolver {
     std::atomic_ref<std::int8_t>(cur_[idx]).store(static_cast<std::int8_t>(v), std::memory_order_relaxed);
   }
 
-  int solve(dbk::u128 x, std::uint64_t idx) {
+  int solve(base::u128 x, std::uint64_t idx) {
     const int v = evaluate<true>(x);
     store(idx, v);
     return v;
@@ -141,7 +141,7 @@ namespace {
 template <int M, Sowing S, Capture C, EndRule E>
 void build_level_impl(const BoardIndexer& ix, int k, std::vector<LevelArray>& levels, int threads,
                       const LevelProgressFn& progress) {
-  const dbk::SowTables tab(ix, k);
+  const base::SowTables tab(ix, k);
   std::vector<std::int8_t*> base;
   for (int j = 0; j <= k; ++j) base.push_back(levels[j].data());
   const std::uint64_t size = ix.count(k);
@@ -164,7 +164,7 @@ void build_level_impl(const BoardIndexer& ix, int k, std::vector<LevelArray>& le
         finish_one(head);
         --pending;
       }
-      solver.expand(dbk::to_bits(b), idx, ring[head]);
+      solver.expand(base::to_bits(b), idx, ring[head]);
       head = (head + 1) % kDepth;
       ++pending;
     }
@@ -175,7 +175,7 @@ void build_level_impl(const BoardIndexer& ix, int k, std::vector<LevelArray>& le
 template <int M, Sowing S, Capture C, EndRule E>
 std::uint64_t verify_level_impl(const BoardIndexer& ix, int k, const std::vector<LevelArray>& levels, int threads,
                                 std::uint64_t* first_bad, const LevelProgressFn& progress) {
-  const dbk::SowTables tab(ix, k);
+  const base::SowTables tab(ix, k);
   std::vector<std::int8_t*> base;
   for (int j = 0; j <= k; ++j) base.push_back(const_cast<std::int8_t*>(levels[j].data()));
   const std::uint64_t size = ix.count(k);
@@ -186,7 +186,7 @@ std::uint64_t verify_level_impl(const BoardIndexer& ix, int k, const std::vector
     Board b = ix.board(k, lo);
     std::uint64_t local = 0;
     for (std::uint64_t idx = lo; idx < hi; ++idx, ix.next(b)) {
-      if (solver.template evaluate<false>(dbk::to_bits(b)) != levels[k][idx]) {
+      if (solver.template evaluate<false>(base::to_bits(b)) != levels[k][idx]) {
         ++local;
         std::uint64_t f = first.load();
         while (idx < f && !first.compare_exchange_weak(f, idx)) {
@@ -209,7 +209,7 @@ void build_level(const BoardIndexer& ix, const Rules& rules, int k, std::vector<
     throw std::logic_error("build_level: level out of range or level array of the wrong size");
   LevelArray& cur = levels[k];
   std::fill(cur.data(), cur.data() + size, LevelArray::kUnknown);
-  dbk::dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
+  base::dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
     build_level_impl<M, S, C, E>(ix, k, levels, threads, progress);
   });
 }
@@ -217,7 +217,7 @@ void build_level(const BoardIndexer& ix, const Rules& rules, int k, std::vector<
 std::uint64_t verify_level(const BoardIndexer& ix, const Rules& rules, int k, const std::vector<LevelArray>& levels,
                            int threads, std::uint64_t* first_bad, const LevelProgressFn& progress) {
   if (static_cast<int>(levels.size()) <= k || levels[k].size() != ix.count(k)) return ix.count(k);
-  return dbk::dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
+  return base::dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
     return verify_level_impl<M, S, C, E>(ix, k, levels, threads, first_bad, progress);
   });
 }

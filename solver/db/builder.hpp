@@ -1,7 +1,7 @@
 // solver/db/builder.hpp — retrograde construction of database levels, and re-derivation of
 // entries for verification.
 //
-// Level k holds every board with exactly k seeds in the pits (index: solver/db/index.hpp;
+// Level k holds every board with exactly k seeds in the pits (index: solver/base/board_index.hpp;
 // values: solver/db/level.hpp). A sowing that banks s > 0 seeds (sown into the store or
 // captured) leads to level k - s, which is complete before level k starts. A sowing that
 // banks nothing only moves some of the mover's seeds towards its store and passes the turn,
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "engine/rules.hpp"
-#include "solver/db/index.hpp"
+#include "solver/base/board_index.hpp"
 #include "solver/db/level.hpp"
 
 namespace kalah {

@@ -5,7 +5,7 @@
 // value is the one of engine/board.hpp: the mover's future store gain minus the
 // opponent's, perfect play, natural end. Levels k = 0..S hold the boards with exactly k
 // seeds in the pits, one signed byte per board at its combinatorial index
-// (solver/db/index.hpp); see docs/db-format.md for the indexing and the file format.
+// (solver/base/board_index.hpp); see docs/db-format.md for the indexing and the file format.
 // Terminal boards are stored too (their value is the remainder the end rule banks), so
 // every board with at most S seeds can be probed.
 //
@@ -17,6 +17,7 @@
 // and the pie rule do not matter). The pie rule is accepted and ignored.
 #pragma once
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -26,7 +27,7 @@
 
 #include "engine/board.hpp"
 #include "engine/rules.hpp"
-#include "solver/db/index.hpp"
+#include "solver/base/board_index.hpp"
 #include "solver/db/level.hpp"
 
 namespace kalah {
@@ -61,11 +62,17 @@ class EndgameDatabase {
   // Remainder value of `b` (mover to move). Requires seeds_in(b) <= max_seeds() (throws
   // std::out_of_range otherwise).
   int value(const Board& b) const;
-  // The same when the caller already knows the seed count k = seeds in b's pits (no
-  // checks: requires 0 <= k <= max_seeds()).
-  int value(const Board& b, int k) const { return levels_[k][indexer_.index(b)]; }
+  // The same when the caller already knows the seed count k = seeds in b's pits (checked
+  // only by assertions: requires 0 <= k <= max_seeds()).
+  int value(const Board& b, int k) const {
+    assert(0 <= k && k <= max_seeds_);
+    return levels_[k][indexer_.index(b)];
+  }
   // Prefetch the entry of `b` (k seeds) into the cache ahead of a value() call.
-  void prefetch(const Board& b, int k) const { __builtin_prefetch(levels_[k].data() + indexer_.index(b)); }
+  void prefetch(const Board& b, int k) const {
+    assert(0 <= k && k <= max_seeds_);
+    __builtin_prefetch(levels_[k].data() + indexer_.index(b));
+  }
 
   const BoardIndexer& indexer() const { return indexer_; }
   const LevelArray& level(int k) const { return levels_[k]; }

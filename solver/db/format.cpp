@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "solver/db/crc32c.hpp"
-#include "solver/db/index.hpp"
+#include "solver/base/board_index.hpp"
 
 namespace kalah::dbfile {
 

@@ -1,5 +1,5 @@
 // solver/db/level.hpp — one database level in memory: the values of all boards with exactly
-// k seeds in the pits, one signed byte per board, at the board's index (solver/db/index.hpp).
+// k seeds in the pits, one signed byte per board, at the board's index (solver/base/board_index.hpp).
 //
 // A value is the board's remainder value (engine/board.hpp), in [-k, k]. While a level is
 // being built, kUnknown (-128) marks entries not computed yet. The memory is 2 MiB aligned

@@ -4,7 +4,7 @@
 #include <system_error>
 
 #include "solver/db/database.hpp"
-#include "solver/db/index.hpp"
+#include "solver/base/board_index.hpp"
 
 namespace kalah {
 

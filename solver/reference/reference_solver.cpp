@@ -17,7 +17,7 @@ std::size_t ReferenceSolver::BoardHash::operator()(const Board& b) const {
 int ReferenceSolver::value_after(const Board& b, int pit) {
   Board next = b;
   const SowOutcome o = sow(next, pits_, pit, rules_);
-  return o.extra_turn ? o.stored + value(next) : o.stored - value(flipped(next, pits_));
+  return value_through(o.stored, o.extra_turn, value(o.extra_turn ? next : flipped(next, pits_)));
 }
 
 int ReferenceSolver::value(const Board& b) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <climits>
 
 #include "solver/search/children.hpp"
@@ -33,7 +34,7 @@ class BusyMark {
 }  // namespace
 
 int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta) {
-  return dbk::dispatch(ctx_->pits, ctx_->rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
+  return base::dispatch(ctx_->pits, ctx_->rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
     return search_t<M, S, C, E>(b, k, key, nullptr, alpha, beta);
   });
 }
@@ -42,7 +43,13 @@ template <int M, Sowing S, Capture C, EndRule E>
 int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const TableEntry* known_in, int alpha,
                        int beta) {
   static_assert(M >= 1 && M <= kMaxPits);
-  using Kernel = dbk::Kernel<M, S, C, E>;
+  using Kernel = base::Kernel<M, S, C, E>;
+  assert(alpha < beta);
+  assert(!ctx_->probe.covers(k));
+  assert([&] {
+    int remainder = 0;
+    return !Kernel::terminal(base::to_bits(b), k, &remainder);
+  }());
   constexpr Rules kRules{S, C, E, false, false};
   SearchContext& ctx = *ctx_;
   TranspositionTable& table = *ctx.table;
@@ -80,13 +87,13 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   const std::int8_t* entry[kMaxPits];  // the database entry of a child (in-memory databases)
   const EndgameDatabase* const db = ctx.probe.database;
   const Kernel kernel{*ctx.sowing};
-  const dbk::u128 x = dbk::to_bits(b);
+  const base::u128 x = base::to_bits(b);
   for (int pit = 0; pit < M; ++pit) {
     if (b.cells[pit] == 0) continue;
     Child& c = children[n];
-    dbk::Successor s;
+    base::Successor s;
     kernel.sow(x, k, pit, &s);
-    c.board = dbk::from_bits(s.board);
+    c.board = base::from_bits(s.board);
     c.pit = pit;
     c.extra = s.again;
     c.capture = s.capture;
@@ -178,12 +185,12 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
       // its bounds still hold); a put-off child reads the table again (one below the table
       // reads nothing either way).
       const TableEntry* e = pass == 0 ? &child_entry[i] : nullptr;
-      int r;
-      if (c.extra)
-        r = c.stored + search_t<M, S, C, E>(c.board, c.seeds, c.key, e, a - c.stored, b0 - c.stored);
-      else
-        r = c.stored - search_t<M, S, C, E>(c.board, c.seeds, c.key, e, c.stored - b0, c.stored - a);
-      if (ctx.stop.load(std::memory_order_relaxed)) return 0;
+      // The window (a, b0) for the parent's value through the child, as a window for the
+      // child's own value (negated and swapped when the opponent moves there).
+      const int child_alpha = c.extra ? a - c.stored : c.stored - b0;
+      const int child_beta = c.extra ? b0 - c.stored : c.stored - a;
+      const int r = c.through(search_t<M, S, C, E>(c.board, c.seeds, c.key, e, child_alpha, child_beta));
+      if (ctx.unwinding()) return 0;
       ++searched;
       if (r > best) {
         best = r;

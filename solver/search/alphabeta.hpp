@@ -4,7 +4,7 @@
 // lock-free transposition table, the endgame probe, the move generator's tables, the busy
 // marks of a parallel search and the stop flag of a parallel pass. A Searcher is one
 // thread's search with its own node counter. The search is compiled once per pit count and
-// rule set (solver/db/kernel.hpp's move generator, shared with the database builder). Values are remainder values
+// rule set (solver/base/sowing_kernel.hpp's move generator, shared with the database builder). Values are remainder values
 // (engine/board.hpp): the mover's future store gain minus the opponent's, store-independent,
 // so the table stores them without the stores and any two paths to the same pits transpose.
 #pragma once
@@ -16,7 +16,7 @@
 
 #include "engine/board.hpp"
 #include "engine/rules.hpp"
-#include "solver/db/kernel.hpp"
+#include "solver/base/sowing_kernel.hpp"
 #include "solver/search/board_key.hpp"
 #include "solver/search/busy_table.hpp"
 #include "solver/search/endgame_probe.hpp"
@@ -30,7 +30,7 @@ struct SearchContext {
   BoardKey key;
   TranspositionTable* table = nullptr;
   EndgameProbe probe;
-  std::unique_ptr<dbk::SowTables> sowing;  // for pits of up to key.max_seeds() seeds
+  std::unique_ptr<base::SowTables> sowing;  // for pits of up to key.max_seeds() seeds
   // Parallel search (more than one searcher): boards with at least busy_min_seeds seeds in
   // the pits are marked while searched, and a searcher puts off a child another searcher
   // is in (after the first child of a node: young brothers wait).
@@ -43,6 +43,10 @@ struct SearchContext {
   // less than the table's cache and TLB misses (Kalah(6,5): 1.8x the nodes, 2.9x the rate).
   int table_min_seeds = 0;
   std::atomic<bool> stop{false};  // set when a parallel pass is decided: searchers unwind
+  const std::atomic<bool>* cancel = nullptr;  // set from outside: every searcher unwinds
+
+  bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+  bool unwinding() const { return stop.load(std::memory_order_relaxed) || cancelled(); }
 };
 
 class Searcher {
@@ -56,8 +60,9 @@ class Searcher {
   //   r <= alpha  =>  value(b) <= r            (fail low, an upper bound)
   //   r >= beta   =>  value(b) >= r            (fail high, a lower bound)
   //   otherwise       value(b) == r            (exact)
-  // The bounds proven are stored in the table. If ctx.stop becomes set the search unwinds
-  // with a meaningless result and stores nothing more for the nodes it abandons.
+  // The bounds proven are stored in the table. If ctx.stop or ctx.cancel becomes set the
+  // search unwinds with a meaningless result and stores nothing more for the nodes it
+  // abandons.
   int search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta);
 
   std::uint64_t nodes() const { return nodes_; }

@@ -33,7 +33,7 @@ struct Child {
   bool capture = false;
   bool exact() const { return lo == hi; }
   // The parent's value through this child given the child board's value v.
-  int through(int v) const { return extra ? stored + v : stored - v; }
+  int through(int v) const { return value_through(stored, extra, v); }
 };
 
 inline int move_score(const Child& c, int table_move) {

@@ -15,7 +15,7 @@
 
 #include "engine/board.hpp"
 #include "engine/rules.hpp"
-#include "solver/db/kernel.hpp"
+#include "solver/base/sowing_kernel.hpp"
 #include "solver/search/endgame_probe.hpp"
 
 namespace kalah::search {
@@ -30,7 +30,7 @@ struct Estimate {
 // terminal) under `rules` (natural end), probing `probe` where it covers the seeds. `sowing`
 // must hold tables for pits of up to k seeds (and, with an in-memory database in the probe,
 // its indexing).
-Estimate estimate_value(const Board& b, int m, int k, const Rules& rules, const dbk::SowTables& sowing,
+Estimate estimate_value(const Board& b, int m, int k, const Rules& rules, const base::SowTables& sowing,
                         const EndgameProbe& probe, std::uint64_t node_budget);
 
 }  // namespace kalah::search

@@ -34,16 +34,14 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
     : table_(table_bytes_for(pits, max_seeds, options.table_bytes)), options_(std::move(options)) {
   table_capped_ = table_bytes_for(pits, max_seeds, options_.table_bytes) < options_.table_bytes;
   ctx_.pits = pits;
-  ctx_.rules = rules;
-  ctx_.rules.early_end = false;
-  ctx_.rules.pie = false;
+  ctx_.rules = rules.value_rules();
   ctx_.key = BoardKey(pits, std::max(max_seeds, 0));
   ctx_.table = &table_;
   ctx_.probe = options_.probe;
   // The move generator's tables; with an in-memory database, its indexing too.
   const BoardIndexer no_database(pits, 0);
   const BoardIndexer& indexer = ctx_.probe.database ? ctx_.probe.database->indexer() : no_database;
-  ctx_.sowing = std::make_unique<dbk::SowTables>(indexer, std::max(max_seeds, 0));
+  ctx_.sowing = std::make_unique<base::SowTables>(indexer, std::max(max_seeds, 0));
   if (ctx_.key.bits() - table_.index_bits() > TranspositionTable::kTagBits)
     throw std::length_error("the transposition table is too small for exact keys of boards with " +
                             std::to_string(max_seeds) + " seeds (" + std::to_string(ctx_.key.bits()) +
@@ -51,6 +49,7 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
                             " tag bits): give it more memory");
   threads_ = options_.threads > 0 ? options_.threads : omp_get_max_threads();
   ctx_.parallel = threads_ > 1;
+  ctx_.cancel = options_.cancel;
   if (ctx_.probe.max_seeds >= 0 && options_.table_seeds_above_db > 0)
     ctx_.table_min_seeds = ctx_.probe.max_seeds + options_.table_seeds_above_db;
   // (A board below the table has no key to mark.)
@@ -64,11 +63,15 @@ std::uint64_t Solver::nodes() const {
   return n;
 }
 
-int Solver::pass(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta) {
+int Solver::pass(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int lower, int upper) {
   ++passes_;
-  if (threads_ == 1) return searchers_[0]->search(b, k, key, alpha, beta);
-  ctx_.stop.store(false);
   int result = 0;
+  if (threads_ == 1) {
+    result = searchers_[0]->search(b, k, key, alpha, beta);
+    if (ctx_.cancelled()) throw Interrupted(lower, upper);
+    return result;
+  }
+  ctx_.stop.store(false);
 #pragma omp parallel num_threads(threads_)
   {
     const int t = omp_get_thread_num();
@@ -77,6 +80,7 @@ int Solver::pass(const Board& b, int k, const BoardKey::Split& key, int alpha, i
     if (!ctx_.stop.exchange(true)) result = r;
   }
   ctx_.stop.store(false);
+  if (ctx_.cancelled()) throw Interrupted(lower, upper);
   return result;
 }
 
@@ -96,9 +100,11 @@ bool Solver::value_at_least(const Board& b, int gamma) {
   if (ctx_.probe.covers(k)) return ctx_.probe.value(b, k) >= gamma;
   const BoardKey::Split key = ctx_.key.split(b, table_.index_bits());
   const TableEntry known = table_.probe(key.index, key.tag);
-  if (std::max(min_value(k, ctx_.rules), known.lower) >= gamma) return true;
-  if (std::min(max_value(k), known.upper) < gamma) return false;
-  return pass(b, k, key, gamma - 1, gamma) >= gamma;
+  const int lo = std::max(min_value(k, ctx_.rules), known.lower);
+  const int hi = std::min(max_value(k), known.upper);
+  if (lo >= gamma) return true;
+  if (hi < gamma) return false;
+  return pass(b, k, key, gamma - 1, gamma, lo, hi) >= gamma;
 }
 
 std::vector<int> Solver::best_sowings(const Board& b) {
@@ -142,7 +148,7 @@ int Solver::value(const Board& b) {
   const std::uint64_t nodes0 = nodes();
   while (lo < hi) {
     const int gamma = guess == lo ? guess + 1 : guess;  // test value >= gamma
-    const int r = pass(b, k, key, gamma - 1, gamma);
+    const int r = pass(b, k, key, gamma - 1, gamma, lo, hi);
     if (r < gamma)
       hi = r;
     else

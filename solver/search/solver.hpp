@@ -1,5 +1,5 @@
 // solver/search/solver.hpp — the exact solver: MTD(f) driver over the alpha-beta search,
-// parallel passes on a shared table, and an Oracle for solver/analysis.hpp.
+// parallel passes on a shared table, and an Oracle for solver/analysis/analysis.hpp.
 //
 // value(b) returns the exact remainder value of a board (engine/board.hpp). It is found by
 // MTD(f): a sequence of null-window searches around a guess, each proving a bound, until the
@@ -16,17 +16,19 @@
 // Its table carries over between calls, so reuse one Solver for related positions.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "engine/board.hpp"
 #include "engine/rules.hpp"
-#include "solver/analysis.hpp"
+#include "solver/analysis/analysis.hpp"
 #include "solver/search/alphabeta.hpp"
 #include "solver/search/endgame_probe.hpp"
 #include "solver/search/estimate.hpp"
@@ -51,6 +53,17 @@ struct SolverOptions {
   // progress_after seconds, with a one-line summary.
   std::function<void(const std::string&)> progress;
   double progress_after = 1.0;
+  // When set (e.g. by a signal handler), the search stops within a few nodes and the call
+  // under way throws Interrupted. Bounds proven before stay in the table.
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+// A call interrupted through SolverOptions::cancel. [lower, upper] bounds the remainder
+// value of the board the call was about, as proven before the interruption.
+struct Interrupted : std::runtime_error {
+  Interrupted(int lower_bound, int upper_bound)
+      : std::runtime_error("interrupted"), lower(lower_bound), upper(upper_bound) {}
+  int lower, upper;
 };
 
 class Solver {
@@ -61,14 +74,14 @@ class Solver {
   static std::size_t table_bytes_for(int pits, int max_seeds, std::size_t requested);
 
   // Exact remainder value of b (mover to move). Throws std::invalid_argument when b holds
-  // more than max_seeds seeds in the pits.
+  // more than max_seeds seeds in the pits, Interrupted when cancelled.
   int value(const Board& b);
   // Is value(b) >= gamma? One null-window search (cheaper than the exact value).
   bool value_at_least(const Board& b, int gamma);
   // The sowings (0-based pits) of b's mover that attain value(b), by null-window tests of
   // each sowing against the value; empty when b is terminal.
   std::vector<int> best_sowings(const Board& b);
-  // An oracle for solver/analysis.hpp (refers to this solver).
+  // An oracle for solver/analysis/analysis.hpp (refers to this solver).
   Oracle oracle() {
     return [this](const Board& b) { return value(b); };
   }
@@ -91,7 +104,8 @@ class Solver {
   std::size_t table_used() const { return table_.used(); }  // entries in use (a scan)
 
  private:
-  int pass(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta);
+  // One null-window pass; throws Interrupted([lower, upper]) when cancelled during it.
+  int pass(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int lower, int upper);
   int seeds_checked(const Board& b) const;
 
   TranspositionTable table_;

@@ -1,6 +1,7 @@
 #include "solver/search/transposition_table.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -31,6 +32,8 @@ TranspositionTable::~TranspositionTable() { munmap(words_, bytes()); }
 
 void TranspositionTable::store(std::uint64_t index, std::uint64_t tag, int lower, int upper, int move,
                                int work) {
+  assert(-255 <= lower && lower <= upper && upper <= 255);
+  assert(index < buckets_ && (tag >> kTagBits) == 0);
   std::uint64_t* bucket = words_ + index * kBucketEntries;
   int victim = 0;
   int victim_work = 1 << 30;

@@ -1,0 +1,66 @@
+// solver/analysis/analysis.hpp — what users ask of a position, computed from any exact oracle.
+//
+// An oracle returns the remainder value of a board with its mover to move (engine/board.hpp):
+// the reference solver, an endgame database or the alpha-beta search. From it this file
+// derives, for an absolute Position: its value (final South-minus-North margin with perfect
+// play, the position's stores included), the best sowings, a principal variation to the end
+// of the game, the value of every first sowing and every complete first turn, and the
+// pie-rule value. Early end is ignored here: margins are to the natural end.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "engine/game.hpp"
+
+namespace kalah {
+
+using Oracle = std::function<int(const Board&)>;
+
+// Value of sowing `pit` from `b` for b's mover (remainder value), using the oracle below it;
+// *extra_turn (if given) receives whether the sowing earned an extra turn.
+int value_after_sowing(const Board& b, int m, int pit, const Rules& rules, const Oracle& oracle,
+                       bool* extra_turn = nullptr);
+
+// The value of p alone (final South minus North with perfect play): one oracle call.
+int position_value(const Position& p, const Rules& rules, const Oracle& oracle);
+
+struct PositionSolution {
+  int value = 0;                  // final South minus North with perfect play
+  std::vector<int> best;          // best sowings (0-based) of the side to move; empty at the end
+  std::vector<SowingRecord> pv;   // a principal variation to the natural end (lowest best pit)
+  Position final_position;        // where the principal variation ends
+};
+PositionSolution solve_position(const Position& p, const Rules& rules, const Oracle& oracle);
+// The same with a faster way to find the best sowings of a non-terminal board (ascending
+// 0-based pits attaining oracle(b)), e.g. by bound tests instead of an exact value for
+// every sowing. It must agree with the oracle.
+using BestSowings = std::function<std::vector<int>(const Board&)>;
+PositionSolution solve_position(const Position& p, const Rules& rules, const Oracle& oracle,
+                                const BestSowings& best_sowings);
+
+struct SowingValue {
+  int pit = 0;              // 0-based pit of the side to move
+  int value = 0;            // South-minus-North margin after it, perfect play after
+  bool extra_turn = false;  // the sowing ends in the own store
+};
+struct TurnValue {
+  std::vector<int> pits;  // the sowings of the complete turn, 0-based
+  int value = 0;          // South-minus-North margin with perfect play after the turn
+};
+struct Openings {
+  int value = 0;                     // value of the position
+  std::vector<SowingValue> moves;    // every first sowing
+  std::vector<TurnValue> turns;      // every complete first turn
+  // Pie rule (only from a start position): North keeps or swaps after South's first turn,
+  // so the first player gets max over turns of -|turn value|.
+  std::optional<int> pie_value;                // the first player's margin under the pie rule
+  std::vector<std::vector<int>> balanced;      // the turns attaining it (most balanced openings)
+};
+Openings analyse_openings(const Position& p, const Rules& rules, const Oracle& oracle);
+// The same, filling `out` as it goes (the value, then the sowings in pit order, then the
+// turns, then the pie value): when the oracle throws, `out` keeps what was finished.
+void analyse_openings(const Position& p, const Rules& rules, const Oracle& oracle, Openings& out);
+
+}  // namespace kalah

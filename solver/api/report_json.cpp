@@ -1,0 +1,149 @@
+#include "solver/api/report_json.hpp"
+
+#include "engine/notation.hpp"
+
+namespace kalah::api {
+
+Json rules_json(const Rules& rules) {
+  return Json{{"preset", rules.preset_name()},
+              {"sowing", std::string(to_string(rules.sowing))},
+              {"capture", std::string(to_string(rules.capture))},
+              {"end", std::string(to_string(rules.end))},
+              {"early_end", rules.early_end},
+              {"pie", rules.pie},
+              {"text", rules.describe()}};
+}
+
+Json pits_json(const std::vector<int>& pits) {
+  Json a = Json::array();
+  for (int p : pits) a.push_back(p + 1);
+  return a;
+}
+
+namespace {
+
+Json value_or_null(std::optional<int> v) { return v ? Json(*v) : Json(nullptr); }
+
+Json result_json(std::optional<int> v) {
+  if (!v) return nullptr;
+  return *v > 0 ? "win" : *v < 0 ? "loss" : "draw";
+}
+
+std::optional<int> known(bool interrupted, int lower, int upper, int value) {
+  if (interrupted && lower < upper) return std::nullopt;
+  return value;
+}
+
+void add_interruption(Json& j, bool interrupted, int lower, int upper) {
+  j["interrupted"] = interrupted;
+  if (interrupted) {
+    j["lower"] = lower;
+    j["upper"] = upper;
+  }
+}
+
+}  // namespace
+
+Json solution_json(const Position& p, const Rules& rules, std::optional<int> value, const PositionSolution* play) {
+  Json j;
+  j["position"] = p.to_text();
+  j["pits"] = p.pits;
+  j["rules"] = rules_json(rules);
+  j["value"] = value_or_null(value);
+  j["result"] = result_json(value);
+  j["to_move"] = std::string(1, side_letter(p.to_move));
+  if (play) {
+    j["best"] = pits_json(play->best);
+    j["pv"] = format_irving(play->pv);
+    j["pv_finnish"] = format_finnish(play->pv, p.to_move);
+    j["final_position"] = play->final_position.to_text();
+  }
+  j["margin_is_natural_end"] = true;
+  return j;
+}
+
+Json to_json(const SolveReport& r) {
+  const bool play = !r.value_only && !r.interrupted;
+  Json j = solution_json(r.position, r.rules, known(r.interrupted, r.lower, r.upper, r.value), play ? &r.play : nullptr);
+  j["value_only"] = r.value_only;
+  if (r.value_without_pie) {
+    j["value_without_pie"] = *r.value_without_pie;
+    Json balanced = Json::array();
+    for (const auto& turn : r.balanced) balanced.push_back(pits_json(turn));
+    j["balanced"] = balanced;
+  }
+  add_interruption(j, r.interrupted, r.lower, r.upper);
+  const SearchStats& s = r.stats;
+  const bool search = s.solver == "search";
+  j["solver"] = s.solver;
+  j["nodes"] = s.nodes;
+  j["seconds"] = s.seconds;
+  j["search_seconds"] = s.search_seconds;
+  if (search) {
+    j["value_seconds"] = s.value_seconds;
+    j["value_nodes"] = s.value_nodes;
+  }
+  j["nodes_per_second"] = s.nodes_per_second();
+  j["threads"] = s.threads;
+  if (search) {
+    j["passes"] = s.passes;
+    j["first_guess"] = s.first_guess.value;
+    j["estimate_depth"] = s.first_guess.depth;
+    j["estimate_nodes"] = s.first_guess.nodes;
+    j["table_bytes"] = s.table_bytes;
+    j["table_entries"] = s.table_entries;
+    j["table_used"] = s.table_used;
+    j["table_capped"] = s.table_capped;
+    j["db_max_seeds"] = s.db_max_seeds;
+    j["db_seconds"] = s.db_seconds;
+  }
+  return j;
+}
+
+Json to_json(const OpeningsReport& r) {
+  const Openings& o = r.openings;
+  Json j;
+  j["position"] = r.position.to_text();
+  j["pits"] = r.position.pits;
+  j["rules"] = rules_json(r.rules);
+  j["value"] = value_or_null(known(r.interrupted, r.lower, r.upper, o.value));
+  j["to_move"] = std::string(1, side_letter(r.position.to_move));
+  Json moves = Json::array();
+  for (const SowingValue& m : o.moves) moves.push_back({{"pit", m.pit + 1}, {"value", m.value}, {"extra_turn", m.extra_turn}});
+  j["moves"] = moves;
+  Json turns = Json::array();
+  for (const TurnValue& t : o.turns) turns.push_back({{"pits", pits_json(t.pits)}, {"value", t.value}});
+  j["turns"] = turns;
+  j["pie_value"] = value_or_null(o.pie_value);
+  Json balanced = Json::array();
+  for (const auto& t : o.balanced) balanced.push_back(pits_json(t));
+  j["balanced"] = balanced;
+  j["margin_is_natural_end"] = true;
+  add_interruption(j, r.interrupted, r.lower, r.upper);
+  j["nodes"] = r.stats.nodes;
+  j["seconds"] = r.stats.seconds;
+  j["search_seconds"] = r.stats.search_seconds;
+  j["threads"] = r.stats.threads;
+  j["db_max_seeds"] = r.stats.db_max_seeds;
+  return j;
+}
+
+Json to_json(const BenchReport& r) {
+  Json positions = Json::array();
+  for (const BenchResult& b : r.results)
+    positions.push_back({{"name", b.name},
+                         {"position", b.position.to_text()},
+                         {"rules", rules_json(b.rules)},
+                         {"value", b.value},
+                         {"nodes", b.nodes},
+                         {"seconds", b.seconds}});
+  Json j;
+  j["positions"] = positions;
+  j["total_nodes"] = r.total_nodes;
+  j["seconds"] = r.seconds;
+  j["nodes_per_second"] = r.seconds > 0 ? static_cast<double>(r.total_nodes) / r.seconds : 0.0;
+  j["threads"] = r.threads;
+  return j;
+}
+
+}  // namespace kalah::api

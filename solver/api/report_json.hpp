@@ -1,0 +1,30 @@
+// solver/api/report_json.hpp — the JSON form of the reports (docs/json.md), one object each,
+// keys in a fixed order. Used by the CLI's --json; the server and the labeller will share it.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
+#include "solver/analysis/analysis.hpp"
+#include "solver/api/bench.hpp"
+#include "solver/api/reports.hpp"
+
+namespace kalah::api {
+
+using Json = nlohmann::ordered_json;
+
+// {"preset", "sowing", "capture", "end", "early_end", "pie", "text"}
+Json rules_json(const Rules& rules);
+// 1-based pits: {1, 0} -> [2, 1].
+Json pits_json(const std::vector<int>& pits);
+// The keys every solved position shares (kalah solve, kalah db probe): position, pits,
+// rules, value, result, to_move, then (with play) best, pv, pv_finnish, final_position, then
+// margin_is_natural_end. `value` is the game's value (null when unknown: lower < upper).
+Json solution_json(const Position& p, const Rules& rules, std::optional<int> value, const PositionSolution* play);
+
+Json to_json(const SolveReport& report);
+Json to_json(const OpeningsReport& report);
+Json to_json(const BenchReport& report);
+
+}  // namespace kalah::api

@@ -1,0 +1,168 @@
+#include "solver/api/reports.hpp"
+
+#include <chrono>
+
+#include "solver/reference/reference_solver.hpp"
+
+namespace kalah::api {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+int pit_seeds(const Position& p) { return p.pit_seeds(Side::South) + p.pit_seeds(Side::North); }
+
+void check_fits(const Session& session, const Position& p) {
+  if (p.pits != session.pits())
+    throw ConfigError("the position has " + std::to_string(p.pits) + " pits a side, the session is for " +
+                      std::to_string(session.pits()));
+  if (pit_seeds(p) > session.config().max_seeds)
+    throw ConfigError("the position has " + std::to_string(pit_seeds(p)) + " seeds in the pits, the session is for " +
+                      "at most " + std::to_string(session.config().max_seeds));
+}
+
+// Bounds [lower, upper] of the remainder value of p's board as bounds of p's value.
+void position_bounds(const Position& p, const search::Interrupted& e, int& lower, int& upper) {
+  const bool south = p.to_move == Side::South;
+  lower = p.margin() + (south ? e.lower : -e.upper);
+  upper = p.margin() + (south ? e.upper : -e.lower);
+}
+
+// Counters of the session's solver at the start of a report, and the report's share.
+class Meter {
+ public:
+  explicit Meter(Session& session)
+      : session_(session), nodes0_(session.solver().nodes()), passes0_(session.solver().passes()), t0_(Clock::now()) {}
+  std::uint64_t nodes() const { return session_.solver().nodes() - nodes0_; }
+  double seconds() const { return since(t0_); }
+
+  void fill(SearchStats& st) {
+    const search::Solver& solver = session_.solver();
+    st.solver = "search";
+    st.nodes = nodes();
+    st.search_seconds = seconds();
+    st.seconds = st.search_seconds + session_.take_open_seconds();
+    st.threads = solver.threads();
+    st.passes = solver.passes() - passes0_;
+    st.table_bytes = solver.table_bytes();
+    st.table_entries = solver.table_capacity();
+    st.table_used = solver.table_used();
+    st.table_capped = solver.table_capped();
+    st.db_max_seeds = session_.database_seeds();
+    st.db_seconds = session_.database_seconds();
+    st.db_dir = session_.config().database_dir;
+  }
+
+ private:
+  Session& session_;
+  std::uint64_t nodes0_, passes0_;
+  Clock::time_point t0_;
+};
+
+// The pie rule at a start position: the game's value is the best first turn's -|value|.
+void apply_pie(SolveReport& r, const Oracle& oracle) {
+  if (!r.rules.pie) return;
+  const Openings o = analyse_openings(r.position, r.rules, oracle);
+  if (!o.pie_value) return;
+  r.value_without_pie = r.value;
+  r.value = *o.pie_value;
+  r.lower = r.upper = r.value;
+  r.balanced = o.balanced;
+}
+
+}  // namespace
+
+SolveReport solve(Session& session, const Position& position, bool value_only) {
+  check_fits(session, position);
+  SolveReport r;
+  r.position = position;
+  r.rules = session.rules();
+  r.value_only = value_only;
+  search::Solver& solver = session.solver();
+  const Oracle oracle = solver.oracle();
+  Meter meter(session);
+  try {
+    r.value = position_value(position, r.rules, oracle);
+  } catch (const search::Interrupted& e) {
+    r.interrupted = true;
+    position_bounds(position, e, r.lower, r.upper);
+    meter.fill(r.stats);
+    return r;
+  }
+  r.lower = r.upper = r.value;
+  r.stats.value_seconds = meter.seconds();
+  r.stats.value_nodes = meter.nodes();
+  r.stats.first_guess = solver.first_guess();
+  // Then, unless the value alone was asked for, the best sowings and the principal
+  // variation, which reuse the table.
+  try {
+    if (!value_only) r.play = solve_position(position, r.rules, oracle, solver.best_sowings_function());
+    apply_pie(r, oracle);
+  } catch (const search::Interrupted&) {
+    r.interrupted = true;  // the value is known; what came after it is cut short
+    r.play = PositionSolution{};
+  }
+  r.play.value = r.value_without_pie.value_or(r.value);
+  meter.fill(r.stats);
+  return r;
+}
+
+SolveReport solve_with_reference(const Position& position, const Rules& rules, bool value_only) {
+  // The oracle memoises every board it reaches in a hash map: refuse boards whose
+  // configurations (C(k+2m-1, 2m-1) with k seeds in the pits) would not fit in memory.
+  const int k = pit_seeds(position);
+  double boards = 1;
+  for (int i = 1; i < 2 * position.pits; ++i) boards = boards * (k + i) / i;
+  if (boards > 2e8)
+    throw ConfigError("the reference solver is for small boards: " + std::to_string(k) + " seeds on " +
+                      std::to_string(2 * position.pits) + " pits allow " +
+                      std::to_string(static_cast<long long>(boards)) +
+                      " configurations (limit 200000000); drop --reference to use the search");
+  const auto t0 = Clock::now();
+  ReferenceSolver reference(position.pits, rules.value_rules());
+  const Oracle oracle = [&](const Board& b) { return reference.value(b); };
+  SolveReport r;
+  r.position = position;
+  r.rules = rules;
+  r.value_only = value_only;
+  r.value = position_value(position, rules, oracle);
+  if (!value_only) r.play = solve_position(position, rules, oracle);
+  apply_pie(r, oracle);
+  r.play.value = r.value_without_pie.value_or(r.value);
+  r.lower = r.upper = r.value;
+  r.stats.solver = "reference";
+  r.stats.nodes = reference.nodes();
+  r.stats.seconds = r.stats.search_seconds = since(t0);
+  return r;
+}
+
+OpeningsReport openings(Session& session, const Position& position) {
+  check_fits(session, position);
+  OpeningsReport r;
+  r.position = position;
+  r.rules = session.rules();
+  // The pie value is computed whether or not the pie rule is on (it is only defined from a
+  // start position).
+  Rules with_pie = r.rules.value_rules();
+  with_pie.pie = true;
+  const Oracle oracle = session.solver().oracle();
+  Meter meter(session);
+  bool value_known = false;
+  try {
+    // The value first (alone, so that an interruption there still gives its bounds).
+    const int value = position_value(position, with_pie, oracle);
+    r.lower = r.upper = value;
+    value_known = true;
+    analyse_openings(position, with_pie, oracle, r.openings);
+  } catch (const search::Interrupted& e) {
+    if (!value_known) position_bounds(position, e, r.lower, r.upper);
+    r.openings.value = r.lower;
+    r.interrupted = true;
+  }
+  meter.fill(r.stats);
+  return r;
+}
+
+}  // namespace kalah::api

@@ -1,0 +1,76 @@
+// solver/api/reports.hpp — what a user asks of a position, computed on a Session: `solve`
+// (value, best sowings, principal variation, pie value) and `openings` (every first sowing
+// and complete first turn, pie value), each returned as one report value that the CLI
+// renders as text and report_json.hpp as JSON.
+//
+// Values are South's final store minus North's with perfect play to the natural end
+// (solver/analysis/analysis.hpp). A report is complete unless `interrupted`: then [lower,
+// upper] bounds the position's value as proven before the interruption (lower == upper when
+// the value was known and the rest was cut short).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
+#include "solver/analysis/analysis.hpp"
+#include "solver/api/session.hpp"
+#include "solver/search/estimate.hpp"
+
+namespace kalah::api {
+
+// How a report was computed: effort, table and database.
+struct SearchStats {
+  std::string solver = "search";  // "search" or "reference"
+  std::uint64_t nodes = 0;        // all nodes of the report
+  double seconds = 0;             // wall time, opening the session (database load) included
+  double search_seconds = 0;      // wall time of the search alone
+  double value_seconds = 0;       // to the root's value alone
+  std::uint64_t value_nodes = 0;
+  int threads = 1;
+  std::uint64_t passes = 0;       // null-window passes
+  search::Estimate first_guess;   // MTD(f)'s first guess at the root
+  std::uint64_t table_bytes = 0, table_entries = 0, table_used = 0;
+  bool table_capped = false;      // smaller than asked: the problem has fewer boards
+  int db_max_seeds = -1;          // -1: no database
+  double db_seconds = 0;
+  std::string db_dir;
+  double nodes_per_second() const { return search_seconds > 0 ? static_cast<double>(nodes) / search_seconds : 0; }
+};
+
+struct SolveReport {
+  Position position;
+  Rules rules;
+  bool value_only = false;   // best, pv and final position left out
+  int value = 0;             // the game's value (under the pie rule at a start: the pie value)
+  PositionSolution play;     // best sowings, principal variation (without the pie swap)
+  std::optional<int> value_without_pie;  // set when the pie rule made `value` differ in kind
+  std::vector<std::vector<int>> balanced;  // with the pie rule: the most balanced first turns
+  bool interrupted = false;
+  int lower = 0, upper = 0;  // bounds of the value when interrupted (else both = value)
+  SearchStats stats;
+};
+
+// Solve `position` under the session's rules. value_only: the value alone (no best sowings,
+// no principal variation). Throws ConfigError when the position does not fit the session.
+SolveReport solve(Session& session, const Position& position, bool value_only = false);
+// The same with the brute-force reference solver (small boards: ConfigError beyond).
+SolveReport solve_with_reference(const Position& position, const Rules& rules, bool value_only = false);
+
+struct OpeningsReport {
+  Position position;
+  Rules rules;
+  Openings openings;  // value, every first sowing and turn, pie value (from a start)
+  bool interrupted = false;
+  int lower = 0, upper = 0;  // bounds of openings.value when interrupted
+  SearchStats stats;
+};
+
+// Every first sowing and complete first turn of `position`, and the pie value from a start
+// position (computed whether or not the session's rules have the pie rule on).
+OpeningsReport openings(Session& session, const Position& position);
+
+}  // namespace kalah::api

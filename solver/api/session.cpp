@@ -1,0 +1,98 @@
+#include "solver/api/session.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "solver/search/endgame_probe.hpp"
+
+namespace kalah::api {
+
+namespace {
+
+void check_range(const char* what, long value, long low, long high) {
+  if (value < low || value > high)
+    throw ConfigError(std::string(what) + " must be between " + std::to_string(low) + " and " +
+                      std::to_string(high) + ", not " + std::to_string(value));
+}
+
+}  // namespace
+
+std::uint64_t physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
+}
+
+std::string byte_text(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) {
+    bytes /= 1024;
+    ++u;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+  return buf;
+}
+
+Session::Session(SessionConfig config) : config_(std::move(config)) {
+  const auto t0 = std::chrono::steady_clock::now();
+  check_range("the number of pits", config_.pits, 1, kMaxPits);
+  check_range("the number of seeds in the pits", config_.max_seeds, 0, kMaxSeeds);
+  check_range("the number of threads", config_.threads, 0, 1024);
+  check_range("the seeds above the database that bypass the table", config_.table_seeds_above_db, 0, 255);
+  check_range("the database's top level", config_.database_seeds, -1, 127);
+  if (config_.table_bytes < 1024) throw ConfigError("the transposition table must have at least 1 KiB");
+  if (!config_.database_dir.empty() && config_.database)
+    throw ConfigError("a session takes a database directory or a database in memory, not both");
+  if (config_.database_seeds >= 0 && config_.database_dir.empty())
+    throw ConfigError("the database's top level is set but no database directory is given");
+
+  // The table's pages are touched as it fills (all of them on a long solve), so the table and
+  // the database must fit in the budget together: refuse before loading or searching.
+  const std::uint64_t budget = config_.memory_bytes ? config_.memory_bytes : physical_memory_bytes();
+  std::uint64_t table_bytes = 0;
+  try {
+    table_bytes = search::Solver::table_bytes_for(config_.pits, config_.max_seeds, config_.table_bytes);
+  } catch (const std::length_error& e) {
+    throw ConfigError(e.what());  // keys wider than 63 bits: the board is too large to search
+  }
+  if (budget > 0 && table_bytes >= budget)
+    throw ConfigError("a transposition table of " + byte_text(static_cast<double>(table_bytes)) +
+                      " does not fit in the memory budget of " + byte_text(static_cast<double>(budget)) +
+                      ": ask for a smaller table (--tt-memory)");
+
+  if (!config_.database_dir.empty()) {
+    const auto t1 = std::chrono::steady_clock::now();
+    database_ = std::make_shared<const EndgameDatabase>(EndgameDatabase::load(
+        config_.database_dir, config_.pits, config_.rules, config_.database_seeds, budget > 0 ? budget - table_bytes : 0));
+    database_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  } else if (config_.database) {
+    database_ = config_.database;
+    if (database_->pits() != config_.pits || !database_->rules().same_values_as(config_.rules))
+      throw ConfigError("the database in memory is for " + std::to_string(database_->pits()) + " pits under '" +
+                        database_->rules().describe() + "', not " + std::to_string(config_.pits) + " pits under '" +
+                        config_.rules.describe() + "'");
+  }
+
+  search::SolverOptions options;
+  options.table_bytes = static_cast<std::size_t>(config_.table_bytes);
+  options.threads = config_.threads;
+  options.table_seeds_above_db = config_.table_seeds_above_db;
+  options.progress = config_.progress;
+  options.cancel = config_.cancel;
+  if (database_) options.probe = search::database_probe(*database_);
+  try {
+    solver_ = std::make_unique<search::Solver>(config_.pits, config_.rules, config_.max_seeds, std::move(options));
+  } catch (const std::length_error& e) {
+    throw ConfigError(e.what());  // a table too small for exact keys of this many seeds
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
+  }
+  open_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  open_seconds_unreported_ = open_seconds_;
+}
+
+}  // namespace kalah::api

@@ -1,0 +1,86 @@
+// solver/api/session.hpp — the library's entry point: a ready solver opened from a
+// configuration (board size, rules, database, memory budget, threads).
+//
+// A Session owns everything a solve needs: the endgame database (loaded from a directory or
+// handed over in memory), the transposition table and the searchers. It decides how the
+// memory budget is split: the table first (capped at what the problem can fill,
+// search::Solver::table_bytes_for), the database within what the table leaves. The reports
+// of reports.hpp (solve, openings) and the bench run on a Session; so will the proof job,
+// the server and the labeller. Nothing here prints: progress goes to a callback.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "engine/rules.hpp"
+#include "solver/db/database.hpp"
+#include "solver/search/solver.hpp"
+
+namespace kalah::api {
+
+// A configuration the library cannot serve: a size, a count or a memory split out of range.
+// The message names the setting; the caller's input is at fault (the CLI exits 2).
+struct ConfigError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+struct SessionConfig {
+  int pits = 6;
+  Rules rules;        // the game's rules; the search uses their value rules (Rules::value_rules)
+  int max_seeds = 0;  // the most seeds in the pits of any board the session will be asked about
+  // Endgame database: a directory (kalah db build), or one already in memory; neither: none.
+  std::string database_dir;
+  int database_seeds = -1;  // load levels 0..this only (-1: every level the directory holds)
+  std::shared_ptr<const EndgameDatabase> database;
+  std::uint64_t table_bytes = std::uint64_t(1) << 30;  // asked for; capped to the problem
+  std::uint64_t memory_bytes = 0;  // for the table and the database together; 0: physical memory
+  int threads = 0;                 // 0: all cores
+  int table_seeds_above_db = 8;    // search::SolverOptions::table_seeds_above_db
+  std::function<void(const std::string&)> progress;  // a line per MTD(f) pass of a long value
+  const std::atomic<bool>* cancel = nullptr;  // once set, work stops with search::Interrupted
+};
+
+class Session {
+ public:
+  // Throws ConfigError for a configuration out of range (pits, seeds, threads, a table that
+  // does not fit the budget or is too small for exact keys, a board too large to search),
+  // DatabaseError for a database that cannot be used.
+  explicit Session(SessionConfig config);
+
+  search::Solver& solver() { return *solver_; }
+  const search::Solver& solver() const { return *solver_; }
+  const SessionConfig& config() const { return config_; }
+  int pits() const { return config_.pits; }
+  const Rules& rules() const { return config_.rules; }
+
+  const EndgameDatabase* database() const { return database_.get(); }
+  int database_seeds() const { return database_ ? database_->max_seeds() : -1; }  // -1: none
+  double database_seconds() const { return database_seconds_; }  // loading it
+  double open_seconds() const { return open_seconds_; }          // opening the session
+  // open_seconds() the first time, 0 after: a report's wall time includes opening the
+  // session only if it is the session's first.
+  double take_open_seconds() {
+    const double s = open_seconds_unreported_;
+    open_seconds_unreported_ = 0;
+    return s;
+  }
+
+ private:
+  SessionConfig config_;
+  std::shared_ptr<const EndgameDatabase> database_;
+  std::unique_ptr<search::Solver> solver_;
+  double database_seconds_ = 0;
+  double open_seconds_ = 0;
+  double open_seconds_unreported_ = 0;
+};
+
+// The machine's physical memory in bytes (0 if unknown): the default memory budget.
+std::uint64_t physical_memory_bytes();
+// "1.0 GiB", "512 MiB", "12 B".
+std::string byte_text(double bytes);
+
+}  // namespace kalah::api

@@ -1,0 +1,116 @@
+// `kalah db` through the built binary: build, info, probe (against `kalah solve`), verify,
+// and the error paths (exit 1 with a one-line message naming the file, exit 2 for usage).
+#include "testing/catch.hpp"
+
+#include "solver/db/format.hpp"
+#include "testing/scratch_dir.hpp"
+#include "testing/run_cli.hpp"
+
+using kalah::test::json_int;
+using kalah::test::run_kalah;
+using kalah::test::ScratchDir;
+
+namespace {
+
+bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
+
+}  // namespace
+
+TEST_CASE("db cli: build, info, probe agrees with solve, verify", "[db][cli]") {
+  ScratchDir dir("cli");
+  const std::string d = dir.path.string();
+  auto r = run_kalah("db build --pits 4 --max-seeds 12 --out " + d + " --rules empty-capture --threads 2");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("positions") != std::string::npos);
+  CHECK(r.out.find("compression ratio") != std::string::npos);
+  CHECK(r.err.find("memory needed") != std::string::npos);
+
+  r = run_kalah("db info " + d);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("levels       0..12") != std::string::npos);
+  CHECK(r.out.find("capture=empty") != std::string::npos);
+
+  for (const std::string pos : {"2,1,0,3/1,0,2,1/5/4/S", "0,0,4,1/3,0,0,2/10/6/N", "1,1,1,1/1,1,1,1/8/8/S",
+                                "4,4,4,0/0,0,0,0/2/1/N", "3,0,0,0/0,0,0,0/10/11/S"}) {
+    INFO(pos);
+    const auto p = run_kalah("db probe " + d + " --position " + pos + " --json");
+    const auto s = run_kalah("solve --rules empty-capture --position " + pos + " --json");
+    REQUIRE(p.exit_code == 0);
+    REQUIRE(s.exit_code == 0);
+    CHECK(json_int(p.out, "value") == json_int(s.out, "value"));
+    const auto best = [](const std::string& j) { return j.substr(j.find("\"best\":"), j.find(']', j.find("\"best\":")) - j.find("\"best\":")); };
+    CHECK(best(p.out) == best(s.out));
+  }
+  r = run_kalah("db verify " + d);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("every checksum and every entry correct") != std::string::npos);
+
+  // Resuming a complete build reuses everything.
+  r = run_kalah("db build --pits 4 --max-seeds 12 --out " + d + " --rules empty-capture");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("0 built, 13 reused") != std::string::npos);
+}
+
+TEST_CASE("db cli: errors name the file and the problem", "[db][cli]") {
+  ScratchDir dir("clierr");
+  const std::string d = dir.path.string();
+  REQUIRE(run_kalah("db build -m 3 -S 10 --out " + d).exit_code == 0);
+
+  auto r = run_kalah("db probe " + d + "/missing --position 1,1,1/1,1,1/0/0/S");
+  CHECK(r.exit_code == 1);
+  CHECK(one_line(r.err));
+  CHECK(r.err.find("missing") != std::string::npos);
+
+  r = run_kalah("db probe " + d + " --position 1,1,1/1,1,1/0/0/S --rules empty-capture");
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("different values") != std::string::npos);
+
+  r = run_kalah("db probe " + d + " --position 1,1,1,1/1,1,1,1/0/0/S");
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("pits") != std::string::npos);
+
+  r = run_kalah("db probe " + d + " --position 5,5,1/1,0,0/0/0/S");
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("at most 10") != std::string::npos);
+
+  const auto f = kalah::dbfile::level_path(dir.path, 10);
+  kalah::test::flip_byte(f, kalah::test::read_bytes(f).size() - 2);
+  r = run_kalah("db verify " + d);
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("level-010.kdb") != std::string::npos);
+  CHECK(r.err.find("corrupt") != std::string::npos);
+  r = run_kalah("db probe " + d + " --position 2,2,2/2,1,1/0/0/S");
+  CHECK(r.exit_code == 1);
+  CHECK(one_line(r.err));
+  CHECK(r.err.find("level-010.kdb") != std::string::npos);
+
+  r = run_kalah("db build -m 3 -S 4 --out " + d + "/e --rules bga");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("early end") != std::string::npos);
+  CHECK(r.err.find("depend on the stores") != std::string::npos);
+
+  r = run_kalah("db build -m 6 -S 30 --out " + d + "/big --memory 1G");
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("over the limit") != std::string::npos);
+
+  r = run_kalah("db build -m 3 -S 4 --out " + d + "/x --memory lots");
+  CHECK(r.exit_code == 2);
+  r = run_kalah("db frobnicate");
+  CHECK(r.exit_code == 2);
+}
+
+TEST_CASE("db cli: verify re-derives entries (a wrong value with valid checksums)", "[db][cli]") {
+  ScratchDir dir("cliverify");
+  const std::string d = dir.path.string();
+  REQUIRE(run_kalah("db build -m 3 -S 9 --out " + d + " --rules relay --no-early-end").exit_code == 0);
+  // Rewrite level 8 with one entry changed, checksums recomputed.
+  kalah::Rules relay = kalah::Rules::preset("relay");
+  relay.early_end = false;
+  kalah::LevelArray lv = kalah::dbfile::read_level(dir.path, 3, relay, 8);
+  lv[1234] = static_cast<std::int8_t>(lv[1234] + 2);
+  kalah::dbfile::write_level(dir.path, 3, relay, 8, lv);
+  const auto r = run_kalah("db verify " + d);
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("level-008.kdb") != std::string::npos);
+  CHECK(r.err.find("index 1234") != std::string::npos);
+}

@@ -1,0 +1,42 @@
+#include "solver/cli/session_options.hpp"
+
+#include <iostream>
+
+#include "solver/cli/interrupt.hpp"
+
+namespace kalah::cli {
+
+po::options_description search_options() {
+  po::options_description o("Search options");
+  o.add_options()
+      ("threads,t", po::value<int>()->default_value(0), "threads (0 = all cores)")
+      ("tt-memory", po::value<std::string>()->default_value("1G"), "transposition table size (e.g. 256M, 2G)")
+      ("memory", po::value<std::string>(), "memory for the table and the database together (default: physical memory)")
+      ("db", po::value<std::string>(), "endgame database directory (kalah db build) to probe")
+      ("db-seeds", po::value<int>(), "load the database only up to this many seeds")
+      ("tt-above-db", po::value<int>()->default_value(8),
+       "boards fewer than this many seeds above the database bypass the table (0: none)");
+  return o;
+}
+
+api::SessionConfig session_config(const po::variables_map& vm, int pits, const Rules& rules, int max_seeds) {
+  api::SessionConfig c;
+  c.pits = pits;
+  c.rules = rules;
+  c.max_seeds = max_seeds;
+  c.threads = vm["threads"].as<int>();
+  c.table_bytes = parse_byte_size(vm["tt-memory"].as<std::string>(), "tt-memory");
+  if (vm.count("memory")) c.memory_bytes = parse_byte_size(vm["memory"].as<std::string>(), "memory");
+  c.table_seeds_above_db = vm["tt-above-db"].as<int>();
+  if (vm.count("db")) c.database_dir = vm["db"].as<std::string>();
+  if (vm.count("db-seeds")) {
+    if (!vm.count("db")) throw UsageError("--db-seeds needs --db DIR");
+    c.database_seeds = vm["db-seeds"].as<int>();
+    if (c.database_seeds < 0) throw UsageError("--db-seeds must be >= 0");
+  }
+  c.progress = [](const std::string& line) { std::cerr << "progress: " << line << std::endl; };
+  c.cancel = interrupt_flag();
+  return c;
+}
+
+}  // namespace kalah::cli

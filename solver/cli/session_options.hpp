@@ -1,0 +1,18 @@
+// solver/cli/session_options.hpp — the search options shared by solve and openings
+// (--threads, --tt-memory, --memory, --db, --db-seeds, --tt-above-db) and the library
+// session configuration they describe.
+#pragma once
+
+#include "solver/api/session.hpp"
+#include "solver/cli/common.hpp"
+
+namespace kalah::cli {
+
+po::options_description search_options();
+
+// The configuration of a session for positions of `pits` pits with at most max_seeds seeds
+// in the pits under `rules`, from the search options; progress lines go to stderr and
+// Ctrl-C interrupts (interrupt.hpp). Throws UsageError for malformed values.
+api::SessionConfig session_config(const po::variables_map& vm, int pits, const Rules& rules, int max_seeds);
+
+}  // namespace kalah::cli

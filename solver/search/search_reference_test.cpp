@@ -1,0 +1,186 @@
+// The search against the reference solver: values and best-move sets, every rule option.
+#include "testing/catch.hpp"
+
+#include <algorithm>
+
+#include "solver/db/database.hpp"
+#include "solver/search/solver.hpp"
+#include "testing/search_support.hpp"
+
+using namespace kalah;
+using kalah::test::all_value_rules;
+
+namespace {
+
+std::vector<int> best_pits(search::Solver& solver, const Board& b, int m, const Rules& rules) {
+  std::vector<int> best;
+  int best_value = -1000;
+  for (int pit = 0; pit < m; ++pit) {
+    if (!b.cells[pit]) continue;
+    const int v = value_after_sowing(b, m, pit, rules, solver.oracle());
+    if (v > best_value) {
+      best_value = v;
+      best.clear();
+    }
+    if (v == best_value) best.push_back(pit);
+  }
+  return best;
+}
+
+search::SolverOptions small_table(int threads = 1) {
+  search::SolverOptions o;
+  o.table_bytes = std::size_t(4) << 20;
+  o.threads = threads;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("search: start positions of small boards match the reference solver", "[search]") {
+  for (const Rules& rules : all_value_rules()) {
+    for (int m = 1; m <= 4; ++m) {
+      const int max_n = m <= 2 ? 6 : m == 3 ? 4 : 2;
+      for (int n = 1; n <= max_n; ++n) {
+        INFO("rules " << rules.describe() << " m=" << m << " n=" << n);
+        const Board b = test::start_board(m, n);
+        ReferenceSolver ref(m, rules);
+        search::Solver solver(m, rules, 2 * m * n, small_table());
+        REQUIRE(solver.value(b) == ref.value(b));
+        REQUIRE(best_pits(solver, b, m, rules) == ref.best_pits(b));
+        REQUIRE(solver.best_sowings(b) == ref.best_pits(b));  // the CLI's null-window best-move test
+      }
+    }
+  }
+}
+
+TEST_CASE("search: random reachable positions of larger boards match the reference solver", "[search]") {
+  struct Game {
+    int m, n, seeds, count;
+  };
+  const Game games[] = {{5, 3, 14, 120}, {6, 3, 12, 120}, {6, 4, 12, 120}};
+  std::mt19937 rng(20240611);
+  for (const Rules& rules : all_value_rules()) {
+    for (const Game& g : games) {
+      ReferenceSolver ref(g.m, rules);
+      search::Solver solver(g.m, rules, g.seeds, small_table());
+      int tested = 0;
+      while (tested < g.count) {
+        Board b;
+        if (!test::random_board(g.m, g.n, g.seeds, rules, rng, b)) continue;
+        ++tested;
+        INFO("rules " << rules.describe() << " m=" << g.m << " board " << tested);
+        REQUIRE(solver.value(b) == ref.value(b));
+        REQUIRE(best_pits(solver, b, g.m, rules) == ref.best_pits(b));
+        REQUIRE(solver.best_sowings(b) == ref.best_pits(b));  // the CLI's null-window best-move test
+      }
+    }
+  }
+}
+
+TEST_CASE("search: parallel and serial searches agree", "[search]") {
+  // Two and three searchers (more than the cores of a small machine: they interleave) put
+  // off each other's boards (busy marks from 4 seeds on without a database).
+  std::mt19937 rng(7);
+  for (const Rules& rules : all_value_rules()) {
+    search::Solver serial(6, rules, 18, small_table(1));
+    search::Solver two(6, rules, 18, small_table(2));
+    search::Solver three(6, rules, 18, small_table(3));
+    int tested = 0;
+    while (tested < 25) {
+      Board b;
+      if (!test::random_board(6, 4, 18, rules, rng, b)) continue;
+      ++tested;
+      INFO("rules " << rules.describe() << " board " << tested);
+      const int v = serial.value(b);
+      REQUIRE(two.value(b) == v);
+      REQUIRE(three.value(b) == v);
+      if (tested % 5 == 0) REQUIRE(three.best_sowings(b) == serial.best_sowings(b));
+    }
+  }
+}
+
+TEST_CASE("search: values with an endgame probe equal those without", "[search]") {
+  std::mt19937 rng(99);
+  for (const Rules& rules : all_value_rules()) {
+    test::ReferenceProbe db(5, rules, 8);
+    search::Solver plain(5, rules, 18, small_table(1));
+    // Boards just above the database bypass the table: none of them, those up to 3 seeds
+    // above it, the default, every board.
+    for (int above : {0, 3, search::SolverOptions{}.table_seeds_above_db, 255}) {
+      search::SolverOptions with_db = small_table(2);
+      with_db.probe = db.probe();
+      with_db.table_seeds_above_db = above;
+      search::Solver probed(5, rules, 18, with_db);
+      int tested = 0;
+      while (tested < 20) {
+        Board b;
+        if (!test::random_board(5, 4, 18, rules, rng, b)) continue;
+        ++tested;
+        INFO("rules " << rules.describe() << " table from " << above << " seeds above the database, board "
+                      << tested);
+        REQUIRE(probed.value(b) == plain.value(b));
+        if (tested % 5 == 0) REQUIRE(probed.best_sowings(b) == plain.best_sowings(b));
+      }
+    }
+  }
+}
+
+TEST_CASE("search: a tiny table (constant replacement) still gives exact values", "[search]") {
+  std::mt19937 rng(3);
+  for (const Rules& rules : all_value_rules()) {
+    search::SolverOptions tiny;
+    tiny.table_bytes = 1024;
+    ReferenceSolver ref(4, rules);
+    search::Solver solver(4, rules, 16, tiny);
+    for (int i = 0; i < 20;) {
+      Board b;
+      if (!test::random_board(4, 4, 12, rules, rng, b)) continue;
+      ++i;
+      REQUIRE(solver.value(b) == ref.value(b));
+    }
+  }
+}
+
+TEST_CASE("search: published Irving et al. values (empty capture, either end)", "[search]") {
+  // PUBLISHED.md, Table 9 (margins; the start position has empty stores, so the game value
+  // is the remainder value of the start board).
+  struct Published {
+    int m, n, value;
+  };
+  const Published table[] = {{4, 1, 2}, {4, 2, 6}, {4, 3, 8}, {4, 4, 2}, {4, 5, 2}, {4, 6, 0},
+                             {5, 1, 0}, {5, 2, 0}, {5, 3, 8}, {5, 4, 12}, {6, 1, 2}, {6, 2, 10}, {6, 3, 2}};
+  const Rules rules = Rules::preset("empty-capture");
+  for (const Published& p : table) {
+    INFO("Kalah(" << p.m << "," << p.n << ")");
+    search::SolverOptions o;
+    o.table_bytes = std::size_t(32) << 20;
+    o.threads = 2;
+    search::Solver solver(p.m, rules, 2 * p.m * p.n, o);
+    CHECK(solver.value(test::start_board(p.m, p.n)) == p.value);
+  }
+}
+
+TEST_CASE("search: with the endgame database (solver/db) values equal those without", "[search]") {
+  std::mt19937 rng(2024);
+  for (const Rules& rules : all_value_rules()) {
+    const EndgameDatabase db = EndgameDatabase::build_in_memory(5, rules, 9, 2);
+    for (int threads : {1, 2}) {
+      search::SolverOptions with_db = small_table(threads);
+      with_db.probe = search::database_probe(db);
+      search::Solver plain(5, rules, 17, small_table(1));
+      search::Solver probed(5, rules, 17, with_db);
+      ReferenceSolver ref(5, rules);
+      int tested = 0;
+      while (tested < 20) {
+        Board b;
+        if (!test::random_board(5, 4, 17, rules, rng, b)) continue;
+        ++tested;
+        INFO("rules " << rules.describe() << " threads " << threads << " board " << tested);
+        const int v = plain.value(b);
+        REQUIRE(probed.value(b) == v);
+        if (test::seeds_in(b, 5) <= 13) REQUIRE(ref.value(b) == v);
+        REQUIRE(probed.best_sowings(b) == plain.best_sowings(b));
+      }
+    }
+  }
+}
