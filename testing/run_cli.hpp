@@ -21,12 +21,13 @@ struct CliResult {
   std::string err;
 };
 
-// Run `kalah <args>` through the shell; args is pasted as is (quote it yourself).
-inline CliResult run_kalah(const std::string& args) {
+// Run `<prefix> kalah <args>` through the shell (prefix e.g. "timeout -s INT 1"); args is
+// pasted as is (quote it yourself).
+inline CliResult run_kalah_after(const std::string& prefix, const std::string& args) {
   static int counter = 0;
   const std::string base = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
                            "/kalah_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
-  const std::string cmd = std::string(KALAH_BINARY) + " " + args + " >" + base + ".out 2>" + base + ".err";
+  const std::string cmd = prefix + " " + KALAH_BINARY + " " + args + " >" + base + ".out 2>" + base + ".err";
   const int status = std::system(cmd.c_str());
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -42,6 +43,9 @@ inline CliResult run_kalah(const std::string& args) {
   std::remove((base + ".err").c_str());
   return r;
 }
+
+// Run `kalah <args>` through the shell; args is pasted as is (quote it yourself).
+inline CliResult run_kalah(const std::string& args) { return run_kalah_after("", args); }
 
 // The integer after `"key":` in a one-line JSON object (enough for flat integer keys; the
 // first occurrence counts). Throws std::invalid_argument when the key is absent.

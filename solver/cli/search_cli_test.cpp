@@ -7,6 +7,7 @@
 #include "testing/run_cli.hpp"
 
 using kalah::test::run_kalah;
+using kalah::test::run_kalah_after;
 
 namespace {
 
@@ -122,6 +123,10 @@ TEST_CASE("cli search: bad input gives one-line errors and exit codes", "[cli][s
       {"openings --pits 9 --seeds 2", 2},
       {"openings --pits 4 --seeds 2 --capture sometimes", 2},
       {"bench --threads 0", 2},
+      // Sizes the library cannot serve are usage errors, not failures (defect: exit 1 before).
+      {"solve --pits 8 --seeds 12", 2},                      // keys wider than 63 bits
+      {"solve --pits 6 --seeds 6 --tt-memory 1K", 2},       // a table too small for exact keys
+      {"openings --pits 6 --seeds 4 --tt-memory 1G --memory 64M", 2},  // table over the budget
   };
   for (const Case& c : cases) {
     INFO(c.args);
@@ -130,4 +135,26 @@ TEST_CASE("cli search: bad input gives one-line errors and exit codes", "[cli][s
     CHECK(lines(r.err) == 1);
     CHECK(r.out.empty());
   }
+}
+
+// Ctrl-C: a solve stops, prints the bounds proven so far and exits 130 (SIGINT sent by
+// coreutils' timeout after a second, long before Kalah(6,4) is solved without a database).
+TEST_CASE("cli search: an interrupted solve prints its bounds and exits 130", "[cli][search]") {
+  for (const char* format : {"", " --json"}) {
+    const auto r =
+        run_kalah_after("timeout --preserve-status -s INT 1", std::string("solve -m 6 -n 4 -t 1 --tt-memory 64M") + format);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 130);
+    if (*format) {
+      CHECK(r.out.find("\"interrupted\":true") != std::string::npos);
+      CHECK(r.out.find("\"value\":null") != std::string::npos);
+      CHECK(r.out.find("\"lower\":") != std::string::npos);
+    } else {
+      CHECK(r.out.find("value     between ") != std::string::npos);
+      CHECK(r.out.find("interrupted") != std::string::npos);
+    }
+  }
+  const auto o = run_kalah_after("timeout --preserve-status -s INT 1", "openings -m 6 -n 4 -t 1 --tt-memory 64M");
+  CHECK(o.exit_code == 130);
+  CHECK(o.out.find("interrupted") != std::string::npos);
 }

@@ -110,9 +110,11 @@ class LevelSolver {
   std::int8_t* cur_;
 };
 
-// Runs body(first, end) over [0, size) in chunks on `threads` threads, reporting progress.
+// Runs body(first, end) over [0, size) in chunks on `threads` threads, reporting progress;
+// once *cancel is set the remaining chunks are skipped and BuildInterrupted(k) is thrown.
 template <class Body>
-void parallel_chunks(std::uint64_t size, int threads, int k, const LevelProgressFn& progress, Body&& body) {
+void parallel_chunks(std::uint64_t size, int threads, int k, const LevelProgressFn& progress, Body&& body,
+                     const std::atomic<bool>* cancel = nullptr) {
   const std::uint64_t chunks = (size + kChunk - 1) / kChunk;
   std::atomic<std::uint64_t> done{0};
   auto last = std::chrono::steady_clock::now();
@@ -121,6 +123,7 @@ void parallel_chunks(std::uint64_t size, int threads, int k, const LevelProgress
   for (std::uint64_t c = 0; c < chunks; ++c) {
     const std::uint64_t first = c * kChunk;
     const std::uint64_t end = std::min(size, first + kChunk);
+    if (cancel && cancel->load(std::memory_order_relaxed)) continue;
     body(first, end);
     const std::uint64_t d = done.fetch_add(end - first, std::memory_order_relaxed) + (end - first);
     if (progress && omp_get_thread_num() == 0) {
@@ -131,6 +134,7 @@ void parallel_chunks(std::uint64_t size, int threads, int k, const LevelProgress
       }
     }
   }
+  if (cancel && cancel->load(std::memory_order_relaxed)) throw BuildInterrupted(k);
   if (progress) progress(k, size, size);
 }
 
@@ -140,7 +144,7 @@ namespace {
 
 template <int M, Sowing S, Capture C, EndRule E>
 void build_level_impl(const BoardIndexer& ix, int k, std::vector<LevelArray>& levels, int threads,
-                      const LevelProgressFn& progress) {
+                      const LevelProgressFn& progress, const std::atomic<bool>* cancel) {
   const base::SowTables tab(ix, k);
   std::vector<std::int8_t*> base;
   for (int j = 0; j <= k; ++j) base.push_back(levels[j].data());
@@ -169,7 +173,7 @@ void build_level_impl(const BoardIndexer& ix, int k, std::vector<LevelArray>& le
       ++pending;
     }
     for (int i = pending; i > 0; --i) finish_one((head - i + kDepth) % kDepth);
-  });
+  }, cancel);
 }
 
 template <int M, Sowing S, Capture C, EndRule E>
@@ -202,7 +206,7 @@ std::uint64_t verify_level_impl(const BoardIndexer& ix, int k, const std::vector
 }  // namespace
 
 void build_level(const BoardIndexer& ix, const Rules& rules, int k, std::vector<LevelArray>& levels, int threads,
-                 const LevelProgressFn& progress) {
+                 const LevelProgressFn& progress, const std::atomic<bool>* cancel) {
   check_database_rules(rules);
   const std::uint64_t size = ix.count(k);
   if (k > 127 || static_cast<int>(levels.size()) <= k || k > ix.max_seeds() || levels[k].size() != size)
@@ -210,7 +214,7 @@ void build_level(const BoardIndexer& ix, const Rules& rules, int k, std::vector<
   LevelArray& cur = levels[k];
   std::fill(cur.data(), cur.data() + size, LevelArray::kUnknown);
   base::dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
-    build_level_impl<M, S, C, E>(ix, k, levels, threads, progress);
+    build_level_impl<M, S, C, E>(ix, k, levels, threads, progress, cancel);
   });
 }
 

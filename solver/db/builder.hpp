@@ -14,8 +14,11 @@
 // stores), so the race is benign.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "engine/rules.hpp"
@@ -27,13 +30,20 @@ namespace kalah {
 // Called now and then from one thread with the entries of level k finished so far.
 using LevelProgressFn = std::function<void(int k, std::uint64_t done, std::uint64_t size)>;
 
+// A level build stopped through its cancel flag: the level is incomplete (and not written).
+struct BuildInterrupted : std::runtime_error {
+  explicit BuildInterrupted(int k) : std::runtime_error("interrupted while building level " + std::to_string(k)), level(k) {}
+  int level;
+};
+
 // Throws std::invalid_argument when the rule set's values depend on the stores (early end).
 void check_database_rules(const Rules& rules);
 
 // Compute level k into levels[k] (allocated by the caller with count(k) entries). Requires
-// levels[0..k) complete and k <= indexer.max_seeds(). threads <= 0: OpenMP's default.
+// levels[0..k) complete and k <= indexer.max_seeds(). threads <= 0: OpenMP's default. Once
+// *cancel is set the threads stop within a chunk and BuildInterrupted is thrown.
 void build_level(const BoardIndexer& indexer, const Rules& rules, int k, std::vector<LevelArray>& levels,
-                 int threads, const LevelProgressFn& progress = {});
+                 int threads, const LevelProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
 // Re-derive every entry of level k from its successors in levels[0..k] and compare it with
 // the stored one. Returns the number of entries that differ (0 for a sound level); the

@@ -53,7 +53,7 @@ TEST_CASE("search: start positions of small boards match the reference solver", 
   }
 }
 
-TEST_CASE("search: random reachable positions of larger boards match the reference solver", "[search]") {
+TEST_CASE("search: random reachable positions of larger boards match the reference solver", "[search][slow]") {
   struct Game {
     int m, n, seeds, count;
   };
@@ -99,7 +99,7 @@ TEST_CASE("search: parallel and serial searches agree", "[search]") {
   }
 }
 
-TEST_CASE("search: values with an endgame probe equal those without", "[search]") {
+TEST_CASE("search: values with an endgame probe equal those without", "[search][slow]") {
   std::mt19937 rng(99);
   for (const Rules& rules : all_value_rules()) {
     test::ReferenceProbe db(5, rules, 8);
