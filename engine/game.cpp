@@ -4,8 +4,8 @@
 
 namespace kalah {
 
-Game::Game(const Position& start, const Rules& rules) : position_(start), rules_(rules) {
-  pie_pending_ = rules.pie && start.is_start();
+Game::Game(const Position& start, const Rules& rules)
+    : position_(start), rules_(rules), pie_pending_(rules.pie && start.is_start()) {
   check_end();
 }
 

@@ -4,6 +4,8 @@
 
 namespace kalah::api {
 
+std::string json_text(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
 Json rules_json(const Rules& rules) {
   return Json{{"preset", rules.preset_name()},
               {"sowing", std::string(to_string(rules.sowing))},

@@ -14,6 +14,10 @@ namespace kalah::api {
 
 using Json = nlohmann::ordered_json;
 
+// The one-line text of a JSON value. Strings are the user's input at times (a record's
+// turns): invalid UTF-8 in them becomes U+FFFD instead of an exception.
+std::string json_text(const Json& j);
+
 // {"preset", "sowing", "capture", "end", "early_end", "pie", "text"}
 Json rules_json(const Rules& rules);
 // 1-based pits: {1, 0} -> [2, 1].

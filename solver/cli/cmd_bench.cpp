@@ -27,7 +27,7 @@ int run_bench(const Args& args) {
     std::cout << line << std::flush;
   });
   if (json) {
-    std::cout << api::to_json(report).dump() << "\n";
+    std::cout << api::json_text(api::to_json(report)) << "\n";
     return 0;
   }
   const double nps = report.seconds > 0 ? static_cast<double>(report.total_nodes) / report.seconds : 0;

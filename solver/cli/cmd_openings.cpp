@@ -67,7 +67,7 @@ int run_openings(const Args& args) {
   api::Session session(session_config(vm, start.pits, rules, seeds));
   const api::OpeningsReport report = api::openings(session, start);
   if (vm.count("json"))
-    std::cout << api::to_json(report).dump() << "\n";
+    std::cout << api::json_text(api::to_json(report)) << "\n";
   else
     print_text(report);
   return report.interrupted ? interrupt_exit_code() : 0;

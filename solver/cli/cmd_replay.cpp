@@ -6,6 +6,7 @@
 
 #include "engine/ascii.hpp"
 #include "engine/notation.hpp"
+#include "solver/api/report_json.hpp"
 #include "solver/cli/commands.hpp"
 #include "solver/cli/common.hpp"
 
@@ -39,47 +40,41 @@ std::string ending_text(const Replay& r) {
 
 void print_json(const Replay& r, const Rules& rules, Notation notation) {
   const Position& f = r.final_position;
-  JsonWriter json;
-  json.begin_object();
-  json.field("start", r.start.to_text());
-  json.field("pits", r.start.pits);
-  write_rules_json(json, rules);
-  json.field("notation", std::string(to_string(notation)));
-  json.field("record_finnish", format_finnish(r));
-  json.field("record_irving", format_irving(r));
-  json.key("turns").begin_array();
+  api::Json turns = api::Json::array();
   for (const auto& t : r.turns) {
-    json.begin_object();
-    json.field("number", t.number);
-    json.field("side", side_key(t.side));
-    json.field("text", t.text);
-    json.field("swap", t.swap);
-    json.key("pits").begin_array();  // the sowings: 1-based pits of the side, in order
-    for (const auto& s : t.sowings) json.value(s.pit + 1);
-    json.end_array();
     bool capture = false;
-    for (const auto& s : t.sowings) capture = capture || s.outcome.capture;
-    json.field("capture", capture);
-    json.field("position", t.after.to_text());
-    json.array_field("warnings", t.warnings);
-    json.end_object();
+    std::vector<int> pits;  // the sowings: pits of the side, in order
+    for (const auto& s : t.sowings) {
+      capture = capture || s.outcome.capture;
+      pits.push_back(s.pit);
+    }
+    turns.push_back({{"number", t.number},
+                     {"side", side_key(t.side)},
+                     {"text", t.text},
+                     {"swap", t.swap},
+                     {"pits", api::pits_json(pits)},
+                     {"capture", capture},
+                     {"position", t.after.to_text()},
+                     {"warnings", t.warnings}});
   }
-  json.end_array();
-  json.field("final_position", f.to_text());
-  json.field("over", r.over);
-  json.field("ended_early", r.ended_early);
-  json.field("swapped", r.swapped);
-  json.field("south", f.store_of(Side::South));
-  json.field("north", f.store_of(Side::North));
-  json.field("margin", f.margin());
-  json.key("winner");
-  if (!r.over)
-    json.null();
-  else
-    json.value(f.margin() > 0 ? "south" : f.margin() < 0 ? "north" : "draw");
-  json.array_field("warnings", r.warnings);
-  json.end_object();
-  std::cout << json.str() << "\n";
+  api::Json j;
+  j["start"] = r.start.to_text();
+  j["pits"] = r.start.pits;
+  j["rules"] = api::rules_json(rules);
+  j["notation"] = std::string(to_string(notation));
+  j["record_finnish"] = format_finnish(r);
+  j["record_irving"] = format_irving(r);
+  j["turns"] = turns;
+  j["final_position"] = f.to_text();
+  j["over"] = r.over;
+  j["ended_early"] = r.ended_early;
+  j["swapped"] = r.swapped;
+  j["south"] = f.store_of(Side::South);
+  j["north"] = f.store_of(Side::North);
+  j["margin"] = f.margin();
+  j["winner"] = !r.over ? api::Json(nullptr) : api::Json(f.margin() > 0 ? "south" : f.margin() < 0 ? "north" : "draw");
+  j["warnings"] = r.warnings;
+  std::cout << api::json_text(j) << "\n";
 }
 
 void print_text(const Replay& r, const Rules& rules, Notation notation, const std::string& record) {

@@ -102,7 +102,7 @@ int run_solve(const Args& args) {
     report = api::solve(session, start, value_only);
   }
   if (vm.count("json"))
-    std::cout << api::to_json(report).dump() << "\n";
+    std::cout << api::json_text(api::to_json(report)) << "\n";
   else
     print_text(report);
   return report.interrupted ? interrupt_exit_code() : 0;
