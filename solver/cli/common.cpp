@@ -84,10 +84,12 @@ struct BoundedOptionError : po::error_with_option_name {
 
 }  // namespace
 
+void add_help_option(po::options_description& options) { options.add_options()("help,h", "show this help"); }
+
 bool parse_command(const std::string& name, const std::string& synopsis, po::options_description options,
                    const std::vector<std::string>& args, po::variables_map& vm,
                    const po::positional_options_description* positional) {
-  options.add_options()("help,h", "show this help");
+  add_help_option(options);
   try {
     po::command_line_parser parser(args);
     parser.options(options);
