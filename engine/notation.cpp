@@ -2,12 +2,14 @@
 
 #include <cctype>
 
+#include "engine/text.hpp"
+
 namespace kalah {
 
 Notation parse_notation(std::string_view name) {
   if (name == "finnish") return Notation::Finnish;
   if (name == "irving") return Notation::Irving;
-  throw std::invalid_argument("unknown notation '" + std::string(name) + "' (expected finnish or irving)");
+  throw std::invalid_argument("unknown notation " + quoted(name) + " (expected finnish or irving)");
 }
 
 std::string_view to_string(Notation n) { return n == Notation::Finnish ? "finnish" : "irving"; }
@@ -129,7 +131,7 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 }
 
 std::string label(int number, const std::string& text) {
-  return "turn " + std::to_string(number) + " (\"" + text + "\")";
+  return "turn " + std::to_string(number) + " (" + quoted(text, 48, '"') + ")";
 }
 
 [[noreturn]] void fail(const WrittenTurn& t, const std::string& reason) {
@@ -157,9 +159,12 @@ void parse_turn_body(WrittenTurn& t, Notation notation) {
       t.sowings.back().marked = true;
       continue;
     }
-    if (c < '0' || c > '9')
-      fail(t, std::string("unexpected character '") + c + "' (expected " +
-                  (notation == Notation::Finnish ? "pit numbers 1..9, '*'" : "hole numbers 0..9") + " or 'swap')");
+    if (c < '0' || c > '9') {
+      const std::size_t length = utf8_length(t.text, i);  // the whole UTF-8 character, not a byte of it
+      fail(t, "unexpected character " + quoted(std::string_view(t.text).substr(i, length == 0 ? 1 : length)) +
+                  " (expected " + (notation == Notation::Finnish ? "pit numbers 1..9, '*'" : "hole numbers 0..9") +
+                  " or 'swap')");
+    }
     if (notation == Notation::Finnish && c == '0') fail(t, "pit 0 does not exist (Finnish pits are numbered from 1)");
     t.sowings.push_back({notation == Notation::Finnish ? c - '1' : c - '0', false});
   }
@@ -186,7 +191,7 @@ std::vector<WrittenTurn> parse_finnish(std::string_view record) {
   for (std::string_view piece : split(record, ',')) {
     ++item_number;
     const std::string item = without_spaces(piece);
-    const std::string where = "item " + std::to_string(item_number) + " (\"" + item + "\")";
+    const std::string where = "item " + std::to_string(item_number) + " (" + quoted(item, 48, '"') + ")";
     const auto parts = split(item, '-');
     if (item.empty()) throw RecordError(where + ": empty item (two ',' in a row, or a ',' at either end)");
     if (parts.size() != 2)

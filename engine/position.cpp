@@ -3,6 +3,8 @@
 #include <charconv>
 #include <vector>
 
+#include "engine/text.hpp"
+
 namespace kalah {
 
 void check_size(int pits, int seeds_per_pit) {
@@ -47,13 +49,13 @@ std::string_view trim(std::string_view s) {
 int parse_count(std::string_view field, const std::string& what) {
   field = trim(field);
   if (field.empty()) throw PositionError("empty " + what);
-  if (field.front() == '-') throw PositionError("negative " + what + ": '" + std::string(field) + "'");
+  if (field.front() == '-') throw PositionError("negative " + what + ": " + quoted(field));
   int value = 0;
   auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
   if (ec == std::errc::result_out_of_range || (ec == std::errc() && value > kMaxSeeds))
-    throw PositionError(what + " too large: '" + std::string(field) + "'");
+    throw PositionError(what + " too large: " + quoted(field));
   if (ec != std::errc() || ptr != field.data() + field.size())
-    throw PositionError("non-numeric " + what + ": '" + std::string(field) + "'");
+    throw PositionError("non-numeric " + what + ": " + quoted(field));
   return value;
 }
 
@@ -61,22 +63,22 @@ int parse_count(std::string_view field, const std::string& what) {
 
 Position Position::parse(std::string_view text, int expected_pits) {
   const std::string_view whole = trim(text);
-  const std::string quoted = "'" + std::string(whole) + "'";
+  const std::string shown = quoted(whole);
   auto fields = split(whole, '/');
   if (fields.size() != 5)
-    throw PositionError("position " + quoted + " has " + std::to_string(fields.size()) +
+    throw PositionError("position " + shown + " has " + std::to_string(fields.size()) +
                         " '/'-separated fields, expected 5: S1,..,Sm/N1,..,Nm/storeS/storeN/X");
   auto south = split(fields[0], ',');
   auto north = split(fields[1], ',');
   if (south.size() != north.size())
-    throw PositionError("position " + quoted + ": South has " + std::to_string(south.size()) +
+    throw PositionError("position " + shown + ": South has " + std::to_string(south.size()) +
                         " pits but North has " + std::to_string(north.size()));
   const int m = static_cast<int>(south.size());
   if (m > kMaxPits)
-    throw PositionError("position " + quoted + ": " + std::to_string(m) + " pits a side, at most " +
+    throw PositionError("position " + shown + ": " + std::to_string(m) + " pits a side, at most " +
                         std::to_string(kMaxPits) + " supported");
   if (expected_pits > 0 && m != expected_pits)
-    throw PositionError("position " + quoted + " has " + std::to_string(m) + " pits a side but " +
+    throw PositionError("position " + shown + " has " + std::to_string(m) + " pits a side but " +
                         std::to_string(expected_pits) + " were asked for");
   Position p;
   p.pits = m;
@@ -92,7 +94,7 @@ Position Position::parse(std::string_view text, int expected_pits) {
   p.store[1] = parse_count(fields[3], "North store");
   total += p.store[0] + p.store[1];
   if (total > kMaxSeeds)
-    throw PositionError("position " + quoted + " holds " + std::to_string(total) + " seeds, more than the supported " +
+    throw PositionError("position " + shown + " holds " + std::to_string(total) + " seeds, more than the supported " +
                         std::to_string(kMaxSeeds));
   const std::string_view mover = trim(fields[4]);
   if (mover == "S" || mover == "s")
@@ -100,7 +102,7 @@ Position Position::parse(std::string_view text, int expected_pits) {
   else if (mover == "N" || mover == "n")
     p.to_move = Side::North;
   else
-    throw PositionError("position " + quoted + ": side to move '" + std::string(mover) + "' is not S or N");
+    throw PositionError("position " + shown + ": side to move " + quoted(mover) + " is not S or N");
   return p;
 }
 

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "engine/text.hpp"
+
 namespace kalah {
 
 Rules Rules::preset(std::string_view name) {
@@ -22,8 +24,8 @@ Rules Rules::preset(std::string_view name) {
     r.early_end = true;
     return r;
   }
-  throw std::invalid_argument("unknown rule preset '" + std::string(name) +
-                              "' (expected standard, empty-capture, bga or relay)");
+  throw std::invalid_argument("unknown rule preset " + quoted(name) +
+                              " (expected standard, empty-capture, bga or relay)");
 }
 
 const std::vector<std::string>& Rules::preset_names() {
@@ -56,17 +58,17 @@ std::string_view to_string(EndRule e) { return e == EndRule::Either ? "either" :
 Sowing parse_sowing(std::string_view v) {
   if (v == "kalah") return Sowing::Kalah;
   if (v == "relay") return Sowing::Relay;
-  throw std::invalid_argument("bad sowing rule '" + std::string(v) + "' (expected kalah or relay)");
+  throw std::invalid_argument("bad sowing rule " + quoted(v) + " (expected kalah or relay)");
 }
 Capture parse_capture(std::string_view v) {
   if (v == "nonempty") return Capture::NonEmpty;
   if (v == "empty") return Capture::Empty;
-  throw std::invalid_argument("bad --capture value '" + std::string(v) + "' (expected nonempty or empty)");
+  throw std::invalid_argument("bad --capture value " + quoted(v) + " (expected nonempty or empty)");
 }
 EndRule parse_end_rule(std::string_view v) {
   if (v == "either") return EndRule::Either;
   if (v == "mover") return EndRule::Mover;
-  throw std::invalid_argument("bad --end value '" + std::string(v) + "' (expected either or mover)");
+  throw std::invalid_argument("bad --end value " + quoted(v) + " (expected either or mover)");
 }
 
 }  // namespace kalah

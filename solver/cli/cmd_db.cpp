@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "engine/notation.hpp"
+#include "engine/text.hpp"
 #include "solver/analysis/analysis.hpp"
 #include "solver/cli/commands.hpp"
 #include "solver/cli/common.hpp"
@@ -348,7 +349,7 @@ int run_db(const Args& args) {
               << "  verify  re-derive every entry from its successors and check every checksum: DIR\n";
     return 0;
   }
-  throw UsageError("unknown db subcommand '" + sub + "'; " + usage);
+  throw UsageError("unknown db subcommand " + kalah::quoted(sub) + "; " + usage);
 }
 
 }  // namespace kalah::cli

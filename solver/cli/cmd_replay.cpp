@@ -1,6 +1,5 @@
 // kalah replay: replay a game record (Finnish or Irving notation) and show the board after
 // every turn, then the final score and winner; --json gives one object instead.
-#include <algorithm>
 #include <cctype>
 #include <iostream>
 
@@ -100,37 +99,7 @@ void print_text(const Replay& r, const Rules& rules, Notation notation, const st
   if (!r.warnings.empty()) std::cout << "warnings  " << r.warnings.size() << " (see above)\n";
 }
 
-// A Finnish record may start with '-' when North moves first ("-46, 1*-5"), which option
-// parsing would take for an option. Every piece of the record (an argument that is neither
-// an option nor an option's value; one starting with '-' counts when a digit or "swap"
-// follows) is moved, in order, behind "--" so that it stays positional.
-Args protect_records(const Args& args) {
-  static const std::vector<std::string> with_value{"--pits", "-m", "--seeds", "-n", "--position", "--notation",
-                                                   "--rules", "--capture", "--end", "--sowing", "--record"};
-  Args options, records;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--") {
-      records.insert(records.end(), args.begin() + static_cast<long>(i) + 1, args.end());
-      break;
-    }
-    const bool is_value = i > 0 && std::find(with_value.begin(), with_value.end(), args[i - 1]) != with_value.end();
-    const bool record_dash =
-        a.size() > 1 && a[0] == '-' && (std::isdigit(static_cast<unsigned char>(a[1])) || a.rfind("-swap", 0) == 0);
-    const bool is_record = !is_value && (a.empty() || a[0] != '-' || record_dash);
-    (is_record ? records : options).push_back(a);
-  }
-  if (!records.empty()) {
-    options.push_back("--");
-    options.insert(options.end(), records.begin(), records.end());
-  }
-  return options;
-}
-
-}  // namespace
-
-int run_replay(const Args& raw_args) {
-  const Args args = protect_records(raw_args);
+po::options_description replay_options() {
   po::options_description options("Replay options");
   options.add_options()
       ("notation", po::value<std::string>()->default_value("finnish"), "finnish | irving")
@@ -138,6 +107,59 @@ int run_replay(const Args& raw_args) {
        "the game record (usually given as positional arguments)")
       ("json", "print one JSON object instead of boards");
   options.add(board_options(6, 4)).add(rule_options());
+  return options;
+}
+
+// The option an argument names in `known` (long: "--name" or "--name=value", a unique
+// prefix allowed as Boost allows it; short: "-m" or "-m6"), or nullptr (none, or a prefix
+// of several long names: the parser reports it).
+const po::option_description* named_option(const std::string& arg, const po::options_description& known) {
+  try {
+    if (arg.rfind("--", 0) == 0) return known.find_nothrow(arg.substr(2, arg.find('=') - 2), true);
+    return known.find_nothrow(arg.substr(0, 2), false);
+  } catch (const po::error&) {  // an ambiguous prefix
+    return nullptr;
+  }
+}
+
+// A Finnish record may start with '-' when North moves first ("-46, 1*-5"), and any
+// argument of a bad record may, which option parsing would take for an option. So an
+// argument is an option only when it names an option of `known` (a long one may be
+// abbreviated; any "--" followed by a letter counts too, so that the parser reports an
+// unknown one), or is the value of the option before it that takes one. Every other
+// argument ("-46", "-", "- 1", "-*", "-a"), and every one after "--", is a piece of the
+// record and is passed on as "--record=PIECE" (in order), which nothing can take for
+// another option or for an option's value.
+Args protect_records(const Args& args, const po::options_description& known) {
+  Args options;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {
+      for (std::size_t k = i + 1; k < args.size(); ++k) options.push_back("--record=" + args[k]);
+      break;
+    }
+    const bool long_form = a.size() > 2 && a[0] == '-' && a[1] == '-' && std::isalpha(static_cast<unsigned char>(a[2]));
+    const bool short_form = a.size() > 1 && a[0] == '-' && a[1] != '-';
+    const po::option_description* option = long_form || short_form ? named_option(a, known) : nullptr;
+    if (!long_form && !option) {
+      options.push_back("--record=" + a);
+      continue;
+    }
+    options.push_back(a);
+    const bool value_attached = long_form ? a.find('=') != std::string::npos : a.size() > 2;
+    if (option && option->semantic()->min_tokens() > 0 && !value_attached && i + 1 < args.size())
+      options.push_back(args[++i]);
+  }
+  return options;
+}
+
+}  // namespace
+
+int run_replay(const Args& raw_args) {
+  const po::options_description options = replay_options();
+  po::options_description known = options;
+  add_help_option(known);
+  const Args args = protect_records(raw_args, known);
   po::positional_options_description positional;
   positional.add("record", -1);
   po::variables_map vm;

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "engine/notation.hpp"
+#include "engine/text.hpp"
 
 namespace kalah::cli {
 
@@ -68,10 +69,27 @@ Position position_from(const po::variables_map& vm) {
   }
 }
 
+namespace {
+
+// Boost.Program_options builds its messages from the option names and values as given
+// (substitutions into a template): each is escaped and bounded here, through the protected
+// map that holds them, so that the message keeps its shape ("the argument ('xxxx...') for
+// option '--pits' is invalid").
+struct BoundedOptionError : po::error_with_option_name {
+  static void bound(po::error_with_option_name& e) {
+    for (auto& substitution : e.*(&BoundedOptionError::m_substitutions))
+      substitution.second = kalah::one_line(substitution.second, 64);
+  }
+};
+
+}  // namespace
+
+void add_help_option(po::options_description& options) { options.add_options()("help,h", "show this help"); }
+
 bool parse_command(const std::string& name, const std::string& synopsis, po::options_description options,
                    const std::vector<std::string>& args, po::variables_map& vm,
                    const po::positional_options_description* positional) {
-  options.add_options()("help,h", "show this help");
+  add_help_option(options);
   try {
     po::command_line_parser parser(args);
     parser.options(options);
@@ -85,8 +103,10 @@ bool parse_command(const std::string& name, const std::string& synopsis, po::opt
       return false;
     }
     po::notify(vm);
-  } catch (const po::error& e) {
-    throw UsageError(std::string(e.what()) + " (see 'kalah " + name + " --help')");
+  } catch (po::error& e) {
+    if (auto* with_name = dynamic_cast<po::error_with_option_name*>(&e)) BoundedOptionError::bound(*with_name);
+    // Bounded as a whole too, so that the pointer to --help survives.
+    throw UsageError(kalah::one_line(e.what(), 400) + " (see 'kalah " + name + " --help')");
   }
   return true;
 }
@@ -109,7 +129,7 @@ std::uint64_t parse_byte_size(const std::string& text, const std::string& option
   else if (suffix == "T") scale = 1024.0 * 1024 * 1024 * 1024;
   else if (!suffix.empty() && suffix != "B") used = 0;
   if (used == 0 || !(v > 0) || v * scale > 1.8e19)
-    throw UsageError("--" + option + ": '" + text + "' is not a byte count (e.g. 4G, 512M, 1000000)");
+    throw UsageError("--" + option + ": " + kalah::quoted(text) + " is not a byte count (e.g. 4G, 512M, 1000000)");
   return static_cast<std::uint64_t>(v * scale);
 }
 

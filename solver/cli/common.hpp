@@ -36,6 +36,9 @@ po::options_description board_options(int default_pits = 6, int default_seeds = 
 // The start position of Kalah(pits, seeds), or --position checked against --pits when given.
 Position position_from(const po::variables_map& vm);
 
+// --help/-h, which parse_command adds to every subcommand's options.
+void add_help_option(po::options_description& options);
+
 // Parse a subcommand's arguments. Returns false when --help was asked for (help printed).
 // Throws UsageError for anything malformed.
 bool parse_command(const std::string& name, const std::string& synopsis, po::options_description options,

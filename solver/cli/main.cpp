@@ -4,6 +4,7 @@
 #include <new>
 #include <string>
 
+#include "engine/text.hpp"
 #include "solver/cli/commands.hpp"
 #include "solver/api/session.hpp"
 #include "solver/cli/common.hpp"
@@ -24,6 +25,9 @@ const Command kCommands[] = {
     {"db", kalah::cli::run_db, "endgame databases: build, info, probe, verify"},
     {"bench", kalah::cli::run_bench, "fixed search benchmark; prints a node-count signature"},
 };
+
+// Every error is printed through here: one line, whatever a lower layer put in the message.
+void print_error(const std::string& message) { std::cerr << kalah::one_line(message, 512) << "\n"; }
 
 void print_usage(std::ostream& out) {
   out << "Usage: kalah <command> [options]   (kalah <command> --help for its options)\n\nCommands:\n";
@@ -49,19 +53,19 @@ int main(int argc, char** argv) {
     try {
       return c.run(args);
     } catch (const kalah::cli::UsageError& e) {
-      std::cerr << "kalah " << name << ": " << e.what() << "\n";
+      print_error("kalah " + name + ": " + e.what());
       return 2;
     } catch (const kalah::api::ConfigError& e) {  // a size or memory split the library cannot serve
-      std::cerr << "kalah " << name << ": " << e.what() << "\n";
+      print_error("kalah " + name + ": " + e.what());
       return 2;
     } catch (const std::bad_alloc&) {
-      std::cerr << "kalah " << name << ": out of memory\n";
+      print_error("kalah " + name + ": out of memory");
       return 1;
     } catch (const std::exception& e) {
-      std::cerr << "kalah " << name << ": " << e.what() << "\n";
+      print_error("kalah " + name + ": " + e.what());
       return 1;
     }
   }
-  std::cerr << "kalah: unknown command '" << name << "' (see 'kalah --help')\n";
+  print_error("kalah: unknown command " + kalah::quoted(name) + " (see 'kalah --help')");
   return 2;
 }
