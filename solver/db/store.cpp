@@ -1,6 +1,12 @@
 #include "solver/db/store.hpp"
 
+#include <sys/statvfs.h>
+#include <zstd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cmath>
+#include <cstring>
 #include <system_error>
 
 #include "solver/db/database.hpp"
@@ -24,6 +30,36 @@ std::string mib(std::uint64_t bytes) {
 }
 
 }  // namespace
+
+std::uint64_t filesystem_free_bytes(const fs::path& dir) {
+  struct statvfs st {};
+  if (::statvfs(dir.c_str(), &st) != 0)
+    throw DatabaseError(dir.string() + ": cannot query the free space: " + std::strerror(errno));
+  return static_cast<std::uint64_t>(st.f_bavail) * st.f_frsize;
+}
+
+// Writing a level needs room for its whole file (a damaged file it replaces stays until the
+// rename). The estimate: the level below's bytes per entry (its file size over its entries)
+// times this level's entries, times 1.5, plus the header and block table. Bytes per entry
+// grow slowly with the level (about 2% a level for 6 pits, past the first few levels whose
+// files are mostly header), and the level below may have been written at another --compression;
+// 1.5 covers both. It is capped by the worst case, ZSTD_compressBound of every block plus the
+// header and table, which is the estimate when there is no level below to go by. On top of
+// either, 1 MiB for the filesystem's own blocks and the manifest.
+std::uint64_t level_bytes_estimate(std::uint64_t entries, std::uint64_t prev_entries, std::uint64_t prev_bytes) {
+  const std::uint64_t b = dbfile::kDefaultBlockEntries;
+  const std::uint64_t blocks = (entries + b - 1) / b;
+  const std::uint64_t frame = dbfile::kHeaderSize + blocks * dbfile::kTableEntrySize;
+  std::uint64_t worst = frame + (entries / b) * ZSTD_compressBound(b);
+  if (entries % b) worst += ZSTD_compressBound(entries % b);
+  std::uint64_t need = worst;
+  if (prev_entries > 0 && prev_bytes > 0) {
+    const double est = 1.5 * static_cast<double>(prev_bytes) / static_cast<double>(prev_entries) *
+                       static_cast<double>(entries);
+    if (est < static_cast<double>(worst - frame)) need = frame + static_cast<std::uint64_t>(std::ceil(est));
+  }
+  return need + (std::uint64_t(1) << 20);
+}
 
 DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, const DbBuildEvents& events) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -51,6 +87,7 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
 
   DbBuildSummary sum;
   std::vector<LevelArray> levels;
+  std::uint64_t prev_bytes = 0;  // file size of level k - 1
   for (int k = 0; k <= o.max_seeds; ++k) {
     const fs::path file = dbfile::level_path(dir, k);
     if (fs::exists(file, ec)) {
@@ -70,7 +107,8 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
       if (header_ok) {
         try {
           levels.push_back(dbfile::read_level(dir, o.pits, o.rules, k, o.threads));
-          sum.bytes_on_disk += fs::file_size(file);
+          prev_bytes = fs::file_size(file);
+          sum.bytes_on_disk += prev_bytes;
           ++sum.levels_reused;
           note("level " + std::to_string(k) + ": reusing " + file.filename().string() + " (checksums verified)");
           continue;
@@ -79,11 +117,19 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
         }
       }
     }
+    // Room on disk for the level's file, asked before computing it (minutes to hours).
+    const std::uint64_t disk_need = level_bytes_estimate(ix.count(k), k > 0 ? ix.count(k - 1) : 0, prev_bytes);
+    const std::uint64_t available = o.free_bytes ? o.free_bytes(dir) : filesystem_free_bytes(dir);
+    if (disk_need > available)
+      throw DatabaseError(dir.string() + ": not enough free space to build level " + std::to_string(k) + ": its file needs about " +
+                          std::to_string(disk_need) + " bytes (" + mib(disk_need) + "), the filesystem has " + std::to_string(available) +
+                          " bytes (" + mib(available) + ") free; free some space and run the build again (it resumes)");
     const auto t1 = std::chrono::steady_clock::now();
     levels.emplace_back(ix.count(k));
     build_level(ix, o.rules, k, levels, o.threads, events.progress);
     const dbfile::WriteStats ws = dbfile::write_level(dir, o.pits, o.rules, k, levels[k], o.threads, o.compression);
     sum.bytes_on_disk += ws.bytes;
+    prev_bytes = ws.bytes;
     ++sum.levels_built;
     if (events.level_done)
       events.level_done(k, std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count(), ws.bytes);

@@ -20,6 +20,14 @@
 
 namespace kalah {
 
+// Bytes free for an unprivileged writer on the filesystem holding `dir` (statvfs: f_bavail x
+// f_frsize). Throws DatabaseError naming `dir` when the query fails.
+std::uint64_t filesystem_free_bytes(const std::filesystem::path& dir);
+
+// Bytes on disk that writing a level of `entries` entries may need, estimated conservatively
+// (see store.cpp); prev_entries / prev_bytes describe the level below (0 when unknown).
+std::uint64_t level_bytes_estimate(std::uint64_t entries, std::uint64_t prev_entries, std::uint64_t prev_bytes);
+
 struct DbBuildOptions {
   int pits = 6;
   Rules rules;
@@ -27,6 +35,9 @@ struct DbBuildOptions {
   int threads = 0;                  // <= 0: all cores (OpenMP default)
   std::uint64_t memory_limit = 0;   // bytes; 0: no limit
   int compression = 3;              // zstd level
+  // Free space of the directory's filesystem, asked before each level is computed (tests
+  // inject their own).
+  std::function<std::uint64_t(const std::filesystem::path&)> free_bytes = filesystem_free_bytes;
 };
 
 struct DbBuildEvents {
@@ -48,8 +59,9 @@ struct DbBuildSummary {
 std::uint64_t db_memory_needed(int pits, int max_seeds);
 
 // Build (or resume) the database in `dir` (created if missing). Throws std::invalid_argument
-// for early end, DatabaseError when the memory need exceeds the limit, when `dir` holds a
-// database for other rules or another pit count, or on I/O errors.
+// for early end, DatabaseError when the memory need exceeds the limit, when the filesystem
+// lacks the room for a level (checked before computing it), when `dir` holds a database for
+// other rules or another pit count, or on I/O errors.
 DbBuildSummary build_database(const std::filesystem::path& dir, const DbBuildOptions& options,
                               const DbBuildEvents& events = {});
 
