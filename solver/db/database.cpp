@@ -44,9 +44,7 @@ namespace kalah {
 
 EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits, const Rules& rules, int max_seeds,
                                       std::size_t memory_limit_bytes) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec))
-    throw DatabaseError(dir.string() + ": missing (no such database directory)");
+  check_database_dir(dir);
   // All levels present: scan_database also refuses a gap (a missing level below others).
   if (max_seeds < 0) max_seeds = static_cast<int>(scan_database(dir).size()) - 1;
   if (max_seeds > 127) throw DatabaseError(dir.string() + ": more than 127 levels");

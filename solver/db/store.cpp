@@ -29,6 +29,13 @@ std::string mib(std::uint64_t bytes) {
   return buf;
 }
 
+
+std::string link_target(const fs::path& p) {
+  std::error_code ec;
+  const fs::path t = fs::read_symlink(p, ec);
+  return ec ? std::string("?") : t.string();
+}
+
 }  // namespace
 
 std::uint64_t filesystem_free_bytes(const fs::path& dir) {
@@ -76,6 +83,7 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
   };
 
   std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) throw DatabaseError(dir.string() + ": not a directory");
   fs::create_directories(dir, ec);
   if (ec) throw DatabaseError(dir.string() + ": cannot create the directory: " + ec.message());
   for (const auto& entry : fs::directory_iterator(dir)) {
@@ -139,9 +147,22 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
   return sum;
 }
 
-std::vector<DbLevelInfo> scan_database(const fs::path& dir) {
+void check_database_dir(const fs::path& dir) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw DatabaseError(dir.string() + ": missing (no such database directory)");
+  const fs::file_status st = fs::status(dir, ec);
+  if (fs::is_directory(st)) return;
+  if (fs::exists(st)) throw DatabaseError(dir.string() + ": not a directory (a database is a directory of level files)");
+  if (st.type() == fs::file_type::none)
+    throw DatabaseError(dir.string() + ": cannot be accessed: " + ec.message());
+  std::error_code lec;
+  if (fs::is_symlink(fs::symlink_status(dir, lec)))
+    throw DatabaseError(dir.string() + ": missing: a dangling symbolic link to " + link_target(dir));
+  throw DatabaseError(dir.string() + ": missing (no such database directory)");
+}
+
+std::vector<DbLevelInfo> scan_database(const fs::path& dir) {
+  check_database_dir(dir);
+  std::error_code ec;
   std::vector<DbLevelInfo> out;
   for (int k = 0; k <= 255; ++k) {
     const fs::path file = dbfile::level_path(dir, k);

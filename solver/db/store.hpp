@@ -72,8 +72,12 @@ struct DbLevelInfo {
   std::uint64_t bytes = 0;
   dbfile::Header header;
 };
+// Throws DatabaseError unless `dir` is a directory: "missing" when nothing is there, "not a
+// directory" when something else is.
+void check_database_dir(const std::filesystem::path& dir);
+
 // Headers of the level files level-000.kdb, level-001.kdb, ... present in `dir` (stops at the
-// first missing level). Throws DatabaseError when `dir` is missing, holds no level 0, a header
+// first missing level). Throws DatabaseError when `dir` is missing or not a directory, holds no level 0, a header
 // is damaged, or the files disagree on pits or rules.
 std::vector<DbLevelInfo> scan_database(const std::filesystem::path& dir);
 

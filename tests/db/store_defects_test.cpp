@@ -1,5 +1,5 @@
 // Database store: a build that runs out of disk (free space checked before a level is
-// computed; a failed write leaves no temporary file).
+// computed; a failed write leaves no temporary file), and a path that is not a directory.
 #include "tests/support/catch.hpp"
 
 #include <sys/wait.h>
@@ -162,4 +162,35 @@ TEST_CASE("db store: a level write that fails (file size limit) leaves no tempor
   const auto again = run_kalah("db build -m 4 -S " + std::to_string(failed) + " --out " + d);
   CHECK(again.exit_code == 0);
   CHECK(again.out.find("1 built, " + std::to_string(failed) + " reused") != std::string::npos);
+}
+
+TEST_CASE("db store: a path that is not a directory is named as such", "[db][store][cli]") {
+  ScratchDir dir("notdir");
+  const std::filesystem::path file = dir.path / "plain-file";
+  test::write_bytes(file, std::vector<char>(100, 'x'));
+  const std::string f = file.string();
+
+  for (const std::string& cmd : {"db info " + f, "db info " + f + " --json", "db verify " + f,
+                                 "db probe " + f + " --position 1,1,1/1,1,1/0/0/S",
+                                 "solve -m 3 -n 1 --db " + f, "db build -m 3 -S 4 --out " + f}) {
+    INFO(cmd);
+    const auto r = run_kalah(cmd);
+    INFO(r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(one_line(cmd.rfind("db build", 0) == 0 ? last_line(r.err) : r.err));
+    CHECK(last_line(r.err).find(f + ": not a directory") != std::string::npos);
+    CHECK(r.err.find("missing") == std::string::npos);
+  }
+  // Nothing there at all: "missing".
+  const std::string nothing = (dir.path / "nothing").string();
+  for (const std::string& cmd : {"db info " + nothing, "db verify " + nothing, "solve -m 3 -n 1 --db " + nothing,
+                                 "db probe " + nothing + " --position 1,1,1/1,1,1/0/0/S"}) {
+    INFO(cmd);
+    const auto r = run_kalah(cmd);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find(nothing + ": missing") != std::string::npos);
+  }
+  CHECK_THROWS_WITH(EndgameDatabase::load(file, 3, Rules{}), Catch::Contains("not a directory"));
+  CHECK_THROWS_WITH(EndgameDatabase::load(file, 3, Rules{}, 2), Catch::Contains("not a directory"));
+  CHECK_THROWS_WITH(scan_database(file), Catch::Contains("not a directory"));
 }
