@@ -6,6 +6,10 @@
 // reuses every level file that passes all checks (header, rules, pit count, checksums of
 // every block) and rebuilds the missing or damaged ones. Values do not depend on how a level
 // was computed, so the result is byte-identical to an uninterrupted build.
+//
+// A build holds an exclusive lock on DIR/.lock (flock) from start to end: a second build into
+// the same directory is refused at once. Before computing a level it checks that the
+// directory's filesystem has room for the level's file.
 #pragma once
 
 #include <cstdint>
@@ -59,9 +63,10 @@ struct DbBuildSummary {
 std::uint64_t db_memory_needed(int pits, int max_seeds);
 
 // Build (or resume) the database in `dir` (created if missing). Throws std::invalid_argument
-// for early end, DatabaseError when the memory need exceeds the limit, when the filesystem
-// lacks the room for a level (checked before computing it), when `dir` holds a database for
-// other rules or another pit count, or on I/O errors.
+// for early end, DatabaseError when the memory need exceeds the limit, when another build
+// holds the directory's lock, when the filesystem lacks the room for a level (checked before
+// computing it), when `dir` holds a database for other rules or another pit count, or on I/O
+// errors.
 DbBuildSummary build_database(const std::filesystem::path& dir, const DbBuildOptions& options,
                               const DbBuildEvents& events = {});
 

@@ -1,7 +1,10 @@
 // Database store: a build that runs out of disk (free space checked before a level is
-// computed; a failed write leaves no temporary file), and a path that is not a directory.
+// computed; a failed write leaves no temporary file), a path that is not a directory, and two
+// builds into one directory at once (a lock).
 #include "tests/support/catch.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -193,4 +196,35 @@ TEST_CASE("db store: a path that is not a directory is named as such", "[db][sto
   CHECK_THROWS_WITH(EndgameDatabase::load(file, 3, Rules{}), Catch::Contains("not a directory"));
   CHECK_THROWS_WITH(EndgameDatabase::load(file, 3, Rules{}, 2), Catch::Contains("not a directory"));
   CHECK_THROWS_WITH(scan_database(file), Catch::Contains("not a directory"));
+}
+
+TEST_CASE("db store: a second build into a locked directory is refused at once", "[db][store][cli]") {
+  ScratchDir dir("lock");
+  const std::string d = dir.path.string();
+  // The "other build": holds the lock, has its pid in the lock file and a level being written.
+  const int fd = ::open((dir.path / ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  REQUIRE(fd >= 0);
+  REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+  const std::string pid = std::to_string(::getpid());
+  REQUIRE(::write(fd, (pid + "\n").data(), pid.size() + 1) == static_cast<ssize_t>(pid.size() + 1));
+  const auto partial = dir.path / "level-000.kdb.tmp";
+  test::write_bytes(partial, std::vector<char>(10, 'x'));
+
+  auto r = run_kalah("db build -m 3 -S 6 --out " + d);
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  const std::string last = last_line(r.err);
+  CHECK(last.find(d + ": another kalah db build is running in this directory") != std::string::npos);
+  CHECK(last.find("pid " + pid) != std::string::npos);
+  CHECK(std::filesystem::exists(partial));  // the other build's file is left alone
+  CHECK(!std::filesystem::exists(dbfile::level_path(dir.path, 0)));
+  CHECK_THROWS_WITH(build_database(dir.path, options(3, 6)), Catch::Contains("another kalah db build"));
+
+  ::close(fd);  // the other build ends
+  r = run_kalah("db build -m 3 -S 6 --out " + d);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("7 built, 0 reused") != std::string::npos);
+  CHECK(!std::filesystem::exists(partial));
+  // The lock is released when a build ends: another one runs.
+  CHECK(run_kalah("db build -m 3 -S 6 --out " + d).exit_code == 0);
 }
