@@ -222,7 +222,7 @@ WriteStats write_level(const fs::path& dir, int pits, const Rules& rules, int k,
   std::vector<std::span<const unsigned char>> parts{head, tab};
   for (const auto& s : stored) parts.emplace_back(s);
   write_file_atomically(file, parts);
-  return WriteStats{h.file_size};
+  return WriteStats{h.file_size, crc32c(head.data(), 60)};
 }
 
 void write_file_atomically(const fs::path& file, const std::vector<std::span<const unsigned char>>& parts) {
@@ -256,7 +256,7 @@ void write_file_atomically(const fs::path& file, const std::vector<std::span<con
   }
 }
 
-Header read_header(const fs::path& file) {
+Header read_header(const fs::path& file, std::uint32_t* header_crc) {
   std::uint64_t size = 0;
   std::ifstream in = open_for_reading(file, size);
   std::vector<unsigned char> data(kHeaderSize, 0);
@@ -269,7 +269,9 @@ Header read_header(const fs::path& file) {
       in.read(reinterpret_cast<char*>(data.data() + kHeaderSize), static_cast<std::streamsize>(table_end - kHeaderSize));
     }
   }
-  return parse(file, data.data(), size, nullptr);
+  const Header h = parse(file, data.data(), size, nullptr);
+  if (header_crc) *header_crc = crc32c(data.data(), 60);
+  return h;
 }
 
 LevelArray read_level(const fs::path& dir, int pits, const Rules& rules, int k, int threads) {

@@ -46,7 +46,8 @@ struct Header {
 std::filesystem::path level_path(const std::filesystem::path& dir, int k);
 
 struct WriteStats {
-  std::uint64_t bytes = 0;  // file size
+  std::uint64_t bytes = 0;       // file size
+  std::uint32_t header_crc = 0;  // CRC-32C of header bytes 0..59 (as in the manifest)
 };
 
 // Compress `level` (k seeds, pits, rules) and write it atomically to level_path(dir, k):
@@ -63,8 +64,10 @@ void write_file_atomically(const std::filesystem::path& file,
                            const std::vector<std::span<const unsigned char>>& parts);
 
 // Read and check the header (and block table checksum) of a level file. Throws
-// DatabaseError naming the file and the problem.
-Header read_header(const std::filesystem::path& file);
+// DatabaseError naming the file and the problem. *header_crc, when given, receives the
+// CRC-32C of header bytes 0..59 (the header's own checksum, which a manifest records; a CRC
+// of all 64 bytes would be the same constant for every header, as they end with their CRC).
+Header read_header(const std::filesystem::path& file, std::uint32_t* header_crc = nullptr);
 
 // Read level k for `pits` and rules with the same values as `rules` (Rules::same_values_as),
 // checking everything: header, sizes, block table, every block's checksums and length.

@@ -10,10 +10,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <system_error>
 
 #include "solver/db/database.hpp"
 #include "solver/db/index.hpp"
+#include "solver/db/manifest.hpp"
 
 namespace kalah {
 
@@ -31,7 +33,6 @@ std::string mib(std::uint64_t bytes) {
   std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
   return buf;
 }
-
 
 // An exclusive flock on DIR/.lock for the life of the object. The kernel drops the lock when
 // the process ends, however it ends (kill -9 included), so a stale lock file is harmless and
@@ -78,6 +79,44 @@ std::string link_target(const fs::path& p) {
   std::error_code ec;
   const fs::path t = fs::read_symlink(p, ec);
   return ec ? std::string("?") : t.string();
+}
+
+// Throws unless `file` (links followed) is a regular file; `context` ends a "missing" message.
+void require_level_file(const fs::path& file, const std::string& context) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(file, ec);
+  if (fs::exists(st)) {
+    if (!fs::is_regular_file(st)) throw DatabaseError(file.string() + ": not a regular file");
+    return;
+  }
+  if (fs::is_symlink(fs::symlink_status(file, ec)))
+    throw DatabaseError(file.string() + ": missing: a dangling symbolic link to " + link_target(file) + context);
+  throw DatabaseError(file.string() + ": missing" + context);
+}
+
+// Level k as the manifest lists it: present, a sound header, the size and header CRC the
+// manifest records, the manifest's pits and rules.
+DbLevelInfo check_listed_level(const fs::path& dir, const DbManifest& m, int k) {
+  const fs::path file = dbfile::level_path(dir, k);
+  const std::string listed = manifest_path(dir).filename().string() + " lists levels 0.." + std::to_string(m.max_seeds());
+  require_level_file(file, std::string(k < m.max_seeds() ? ", but higher levels exist (" : " (") + listed +
+                               "); run kalah db build with the database's options to rebuild it");
+  DbLevelInfo info;
+  info.level = k;
+  info.file = file;
+  info.bytes = fs::file_size(file);
+  info.header = dbfile::read_header(file, &info.header_crc);
+  const DbManifest::Level& want = m.levels[k];
+  if (info.bytes != want.bytes)
+    throw DatabaseError(file.string() + ": " + std::to_string(info.bytes) + " bytes, " +
+                        manifest_path(dir).filename().string() + " records " + std::to_string(want.bytes) +
+                        " (the file was replaced or damaged)");
+  if (info.header_crc != want.header_crc)
+    throw DatabaseError(file.string() + ": header differs from the one " + manifest_path(dir).filename().string() +
+                        " records (the file was replaced)");
+  if (info.header.level != k || info.header.pits != m.pits || !info.header.rules.same_values_as(m.rules))
+    throw DatabaseError(file.string() + ": level, pits or rules differ from " + manifest_path(dir).filename().string());
+  return info;
 }
 
 }  // namespace
@@ -133,13 +172,24 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
   // Held to the end: a second build into the directory is refused before it touches anything.
   const DirectoryLock lock(dir);
   for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == ".tmp" && entry.path().filename().string().rfind("level-", 0) == 0) {
-      note("removing " + entry.path().filename().string() + " (left by an interrupted build)");
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() == ".tmp" && (name.rfind("level-", 0) == 0 || name == "manifest.json.tmp")) {
+      note("removing " + name + " (left by an interrupted build)");
       fs::remove(entry.path(), ec);
     }
   }
+  std::optional<DbManifest> previous;
+  try {
+    previous = read_manifest(dir);
+  } catch (const DatabaseError& e) {
+    note(std::string("ignoring the previous manifest: ") + e.what());
+  }
 
   DbBuildSummary sum;
+  DbManifest manifest;
+  manifest.format_version = dbfile::kVersion;
+  manifest.pits = o.pits;
+  manifest.rules = o.rules;
   std::vector<LevelArray> levels;
   std::uint64_t prev_bytes = 0;  // file size of level k - 1
   for (int k = 0; k <= o.max_seeds; ++k) {
@@ -147,9 +197,10 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
     if (fs::exists(file, ec)) {
       // A readable header for other pits or rules: another database, never overwritten.
       dbfile::Header h;
+      std::uint32_t header_crc = 0;
       bool header_ok = false;
       try {
-        h = dbfile::read_header(file);
+        h = dbfile::read_header(file, &header_crc);
         header_ok = true;
       } catch (const DatabaseError& e) {
         note(std::string(e.what()) + "; rebuilding level " + std::to_string(k));
@@ -163,6 +214,7 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
           levels.push_back(dbfile::read_level(dir, o.pits, o.rules, k, o.threads));
           prev_bytes = fs::file_size(file);
           sum.bytes_on_disk += prev_bytes;
+          manifest.levels.push_back({k, prev_bytes, header_crc});
           ++sum.levels_reused;
           note("level " + std::to_string(k) + ": reusing " + file.filename().string() + " (checksums verified)");
           continue;
@@ -184,10 +236,34 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
     const dbfile::WriteStats ws = dbfile::write_level(dir, o.pits, o.rules, k, levels[k], o.threads, o.compression);
     sum.bytes_on_disk += ws.bytes;
     prev_bytes = ws.bytes;
+    manifest.levels.push_back({k, ws.bytes, ws.header_crc});
     ++sum.levels_built;
     if (events.level_done)
       events.level_done(k, std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count(), ws.bytes);
   }
+
+  // The manifest, last, once every level file is in place. Levels above max_seeds that the
+  // previous manifest listed stay listed while their files still match it.
+  if (previous && previous->pits == o.pits && previous->rules.same_values_as(o.rules) &&
+      previous->max_seeds() > o.max_seeds) {
+    for (int k = o.max_seeds + 1; k <= previous->max_seeds(); ++k) {
+      try {
+        const DbLevelInfo info = check_listed_level(dir, *previous, k);
+        manifest.levels.push_back({k, info.bytes, info.header_crc});
+      } catch (const DatabaseError& e) {
+        note(std::string(e.what()) + "; the manifest lists levels 0.." + std::to_string(k - 1) + " only");
+        break;
+      }
+    }
+    if (manifest.max_seeds() > o.max_seeds)
+      note("keeping levels " + std::to_string(o.max_seeds + 1) + ".." + std::to_string(manifest.max_seeds()) +
+           " in the manifest (built before, above --max-seeds)");
+  }
+  if (manifest.max_seeds() == o.max_seeds && fs::exists(dbfile::level_path(dir, o.max_seeds + 1), ec))
+    note(dbfile::level_path(dir, o.max_seeds + 1).filename().string() +
+         " and above are not in the manifest and will not be used (build with a larger --max-seeds to include them)");
+  write_manifest(dir, manifest);
+  note("wrote " + manifest_path(dir).filename().string() + " (levels 0.." + std::to_string(manifest.max_seeds()) + ")");
   sum.positions = ix.count_upto(o.max_seeds);
   sum.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return sum;
@@ -206,19 +282,25 @@ void check_database_dir(const fs::path& dir) {
   throw DatabaseError(dir.string() + ": missing (no such database directory)");
 }
 
-std::vector<DbLevelInfo> scan_database(const fs::path& dir) {
-  check_database_dir(dir);
+namespace {
+
+// A directory without a manifest (built before manifests): levels 0 up to the first missing one.
+std::vector<DbLevelInfo> scan_legacy(const fs::path& dir) {
   std::error_code ec;
   std::vector<DbLevelInfo> out;
   for (int k = 0; k <= 255; ++k) {
     const fs::path file = dbfile::level_path(dir, k);
-    if (!fs::exists(file, ec)) break;
+    if (!fs::exists(file, ec)) {
+      if (fs::is_symlink(fs::symlink_status(file, ec)))
+        throw DatabaseError(file.string() + ": missing: a dangling symbolic link to " + link_target(file));
+      break;
+    }
     if (!fs::is_regular_file(file, ec)) throw DatabaseError(file.string() + ": not a regular file");
     DbLevelInfo info;
     info.level = k;
     info.file = file;
     info.bytes = fs::file_size(file);
-    info.header = dbfile::read_header(file);
+    info.header = dbfile::read_header(file, &info.header_crc);
     if (info.header.level != k)
       throw DatabaseError(file.string() + ": holds level " + std::to_string(info.header.level) + ", expected " +
                           std::to_string(k));
@@ -236,5 +318,24 @@ std::vector<DbLevelInfo> scan_database(const fs::path& dir) {
                           "): incomplete database; run kalah db build again to rebuild the missing level");
   return out;
 }
+
+}  // namespace
+
+DbScan inspect_database(const fs::path& dir) {
+  check_database_dir(dir);
+  DbScan scan;
+  std::error_code ec;
+  if (const std::optional<DbManifest> m = read_manifest(dir)) {
+    scan.has_manifest = true;
+    for (int k = 0; k <= m->max_seeds(); ++k) scan.levels.push_back(check_listed_level(dir, *m, k));
+    for (int k = m->max_seeds() + 1; k <= 255; ++k)
+      if (fs::exists(fs::symlink_status(dbfile::level_path(dir, k), ec))) scan.unused_levels.push_back(k);
+    return scan;
+  }
+  scan.levels = scan_legacy(dir);
+  return scan;
+}
+
+std::vector<DbLevelInfo> scan_database(const fs::path& dir) { return inspect_database(dir).levels; }
 
 }  // namespace kalah
