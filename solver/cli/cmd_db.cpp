@@ -20,6 +20,7 @@
 #include "solver/db/builder.hpp"
 #include "solver/db/database.hpp"
 #include "solver/db/format.hpp"
+#include "solver/db/manifest.hpp"
 #include "solver/db/store.hpp"
 
 namespace kalah::cli {
@@ -180,7 +181,8 @@ int run_info(const Args& args) {
   const auto pos = dir_positional();
   if (!parse_command("db info", "DIR [--json]", options, args, vm, &pos)) return 0;
   const std::string dir = vm["dir"].as<std::string>();
-  const auto levels = scan_database(dir);
+  const DbScan scan = inspect_database(dir);
+  const auto& levels = scan.levels;
   const auto& h0 = levels.front().header;
   const int max_seeds = levels.back().level;
   const BoardIndexer ix(h0.pits, max_seeds);
@@ -197,6 +199,8 @@ int run_info(const Args& args) {
     json.field("positions", static_cast<unsigned long long>(positions));
     json.field("bytes", static_cast<unsigned long long>(bytes));
     json.field("format_version", static_cast<int>(h0.version));
+    json.field("manifest", scan.has_manifest);
+    json.array_field("unused_levels", scan.unused_levels);
     json.key("levels").begin_array();
     for (const auto& l : levels) {
       json.begin_object();
@@ -211,8 +215,22 @@ int run_info(const Args& args) {
     std::cout << json.str() << "\n";
     return 0;
   }
-  std::cout << "database     " << dir << "  (format version " << h0.version << ")\n"
-            << "pits         " << h0.pits << "\n"
+  std::cout << "database     " << dir << "  (format version " << h0.version << ")\n";
+  if (scan.has_manifest)
+    std::cout << "manifest     " << manifest_path(dir).filename().string() << ": levels 0.." << max_seeds
+              << ", every level file as it records\n";
+  else
+    std::cout << "manifest     none (built before manifests); add one with: kalah db build --pits " << h0.pits
+              << " --max-seeds " << max_seeds << " --out " << dir << " --sowing " << to_string(h0.rules.sowing)
+              << " --capture " << to_string(h0.rules.capture) << " --end " << to_string(h0.rules.end)
+              << "  (it reuses every level)\n";
+  if (!scan.unused_levels.empty()) {
+    std::string list;
+    for (const int k : scan.unused_levels) list += (list.empty() ? "" : ", ") + std::to_string(k);
+    std::cout << "unused       level " << list << ": above the manifest's levels 0.." << max_seeds
+              << " (an interrupted or unfinished extension), not used\n";
+  }
+  std::cout << "pits         " << h0.pits << "\n"
             << "rules        " << rules_text(h0.rules) << "\n"
             << "levels       0.." << max_seeds << "\n"
             << "positions    " << group(positions) << "\n"

@@ -2,6 +2,7 @@
 
 #include "solver/db/builder.hpp"
 #include "solver/db/format.hpp"
+#include "solver/db/manifest.hpp"
 #include "solver/db/store.hpp"
 
 namespace kalah {
@@ -44,11 +45,18 @@ namespace kalah {
 
 EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits, const Rules& rules, int max_seeds,
                                       std::size_t memory_limit_bytes) {
+  check_database_dir(dir);
   std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec))
-    throw DatabaseError(dir.string() + ": missing (no such database directory)");
-  // All levels present: scan_database also refuses a gap (a missing level below others).
-  if (max_seeds < 0) max_seeds = static_cast<int>(scan_database(dir).size()) - 1;
+  // All levels present: scan_database also refuses a gap (a missing level below others). With a
+  // manifest every level it lists is checked against it, however many levels are loaded.
+  if (max_seeds < 0 || std::filesystem::exists(std::filesystem::symlink_status(manifest_path(dir), ec))) {
+    const DbScan scan = inspect_database(dir);
+    const int top = scan.levels.back().level;
+    if (max_seeds > top)
+      throw DatabaseError(dir.string() + ": holds levels 0.." + std::to_string(top) + " (" +
+                          manifest_path(dir).filename().string() + "), not 0.." + std::to_string(max_seeds));
+    if (max_seeds < 0) max_seeds = top;
+  }
   if (max_seeds > 127) throw DatabaseError(dir.string() + ": more than 127 levels");
   const BoardIndexer ix(pits, max_seeds);
   if (memory_limit_bytes && ix.count_upto(max_seeds) > memory_limit_bytes)

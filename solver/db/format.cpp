@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <span>
 #include <vector>
 
 #include "solver/db/crc32c.hpp"
@@ -70,6 +71,13 @@ void write_all(int fd, const void* data, std::size_t size, const fs::path& file)
     p += n;
     size -= static_cast<std::size_t>(n);
   }
+}
+
+// A write of `tmp` failed: remove the partial file, then throw `message` (which names the file).
+[[noreturn]] void remove_and_throw(const fs::path& tmp, const std::string& message) {
+  std::error_code ec;
+  fs::remove(tmp, ec);
+  throw DatabaseError(message + " (the partial file was removed)");
 }
 
 struct BlockEntry {
@@ -211,32 +219,44 @@ WriteStats write_level(const fs::path& dir, int pits, const Rules& rules, int k,
   h.file_size = offset;
   const std::vector<unsigned char> head = encode_header(h, crc32c(tab.data(), tab.size()));
 
+  std::vector<std::span<const unsigned char>> parts{head, tab};
+  for (const auto& s : stored) parts.emplace_back(s);
+  write_file_atomically(file, parts);
+  return WriteStats{h.file_size, crc32c(head.data(), 60)};
+}
+
+void write_file_atomically(const fs::path& file, const std::vector<std::span<const unsigned char>>& parts) {
   fs::path tmp = file;
   tmp += ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail(tmp, std::string("cannot be created: ") + std::strerror(errno));
+  // Every failure from here on removes the temporary file: a full disk must not keep a
+  // partial file (a retry would find even less space).
   try {
-    write_all(fd, head.data(), head.size(), tmp);
-    write_all(fd, tab.data(), tab.size(), tmp);
-    for (const auto& s : stored) write_all(fd, s.data(), s.size(), tmp);
-    if (::fsync(fd) != 0) fail(tmp, std::string("fsync failed: ") + std::strerror(errno));
-  } catch (...) {
+    for (const auto& part : parts) write_all(fd, part.data(), part.size(), tmp);
+  } catch (const DatabaseError& e) {
     ::close(fd);
-    throw;
+    remove_and_throw(tmp, e.what());
   }
-  if (::close(fd) != 0) fail(tmp, std::string("close failed: ") + std::strerror(errno));
+  if (::fsync(fd) != 0) {
+    const int err = errno;
+    ::close(fd);
+    remove_and_throw(tmp, tmp.string() + ": fsync failed: " + std::strerror(err));
+  }
+  if (::close(fd) != 0) remove_and_throw(tmp, tmp.string() + ": close failed: " + std::strerror(errno));
   std::error_code ec;
   fs::rename(tmp, file, ec);
-  if (ec) fail(file, "rename from the temporary file failed: " + ec.message());
+  if (ec) remove_and_throw(tmp, file.string() + ": rename from the temporary file failed: " + ec.message());
+  fs::path dir = file.parent_path();
+  if (dir.empty()) dir = ".";
   const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {
     ::fsync(dfd);
     ::close(dfd);
   }
-  return WriteStats{h.file_size};
 }
 
-Header read_header(const fs::path& file) {
+Header read_header(const fs::path& file, std::uint32_t* header_crc) {
   std::uint64_t size = 0;
   std::ifstream in = open_for_reading(file, size);
   std::vector<unsigned char> data(kHeaderSize, 0);
@@ -249,7 +269,9 @@ Header read_header(const fs::path& file) {
       in.read(reinterpret_cast<char*>(data.data() + kHeaderSize), static_cast<std::streamsize>(table_end - kHeaderSize));
     }
   }
-  return parse(file, data.data(), size, nullptr);
+  const Header h = parse(file, data.data(), size, nullptr);
+  if (header_crc) *header_crc = crc32c(data.data(), 60);
+  return h;
 }
 
 LevelArray read_level(const fs::path& dir, int pits, const Rules& rules, int k, int threads) {

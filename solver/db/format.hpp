@@ -14,7 +14,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "engine/rules.hpp"
 #include "solver/db/database.hpp"
@@ -44,18 +46,28 @@ struct Header {
 std::filesystem::path level_path(const std::filesystem::path& dir, int k);
 
 struct WriteStats {
-  std::uint64_t bytes = 0;  // file size
+  std::uint64_t bytes = 0;       // file size
+  std::uint32_t header_crc = 0;  // CRC-32C of header bytes 0..59 (as in the manifest)
 };
 
 // Compress `level` (k seeds, pits, rules) and write it atomically to level_path(dir, k):
 // a temporary file, fsync, rename, fsync of the directory. zstd level `compression`, blocks
-// compressed in parallel on `threads` threads. Throws DatabaseError on I/O failure.
+// compressed in parallel on `threads` threads. Throws DatabaseError on I/O failure, after
+// removing the temporary file (write, fsync, close or rename failed).
 WriteStats write_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k,
                        const LevelArray& level, int threads = 0, int compression = 3);
 
+// Write `parts`, one after the other, to `file` atomically: to file + ".tmp", fsync, rename
+// over `file`, fsync of the directory. On any failure (create, write, fsync, close, rename) the
+// temporary file is removed and DatabaseError names the file and the problem.
+void write_file_atomically(const std::filesystem::path& file,
+                           const std::vector<std::span<const unsigned char>>& parts);
+
 // Read and check the header (and block table checksum) of a level file. Throws
-// DatabaseError naming the file and the problem.
-Header read_header(const std::filesystem::path& file);
+// DatabaseError naming the file and the problem. *header_crc, when given, receives the
+// CRC-32C of header bytes 0..59 (the header's own checksum, which a manifest records; a CRC
+// of all 64 bytes would be the same constant for every header, as they end with their CRC).
+Header read_header(const std::filesystem::path& file, std::uint32_t* header_crc = nullptr);
 
 // Read level k for `pits` and rules with the same values as `rules` (Rules::same_values_as),
 // checking everything: header, sizes, block table, every block's checksums and length.

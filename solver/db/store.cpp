@@ -1,10 +1,21 @@
 #include "solver/db/store.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cmath>
+#include <cstring>
+#include <optional>
 #include <system_error>
 
 #include "solver/db/database.hpp"
 #include "solver/base/board_index.hpp"
+#include "solver/db/manifest.hpp"
 
 namespace kalah {
 
@@ -23,7 +34,122 @@ std::string mib(std::uint64_t bytes) {
   return buf;
 }
 
+// An exclusive flock on DIR/.lock for the life of the object. The kernel drops the lock when
+// the process ends, however it ends (kill -9 included), so a stale lock file is harmless and
+// is never deleted. The holder's pid is written into the file for the refusal message (and
+// cleared when the build ends).
+class DirectoryLock {
+ public:
+  explicit DirectoryLock(const fs::path& dir) {
+    const fs::path file = dir / ".lock";
+    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw DatabaseError(file.string() + ": cannot be opened: " + std::strerror(errno));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      std::string holder;
+      char buf[32] = {};
+      const ssize_t n = ::pread(fd_, buf, sizeof buf - 1, 0);
+      for (ssize_t i = 0; i < n && buf[i] >= '0' && buf[i] <= '9'; ++i) holder += buf[i];
+      ::close(fd_);
+      if (err == EWOULDBLOCK)
+        throw DatabaseError(dir.string() + ": another kalah db build is running in this directory (" +
+                            (holder.empty() ? std::string() : "pid " + holder + " ") + "holds its lock " +
+                            file.string() + "); run this build again when it has finished");
+      throw DatabaseError(file.string() + ": cannot be locked: " + std::strerror(err));
+    }
+    const std::string pid = std::to_string(::getpid()) + "\n";
+    if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) < 0) {
+      // The pid is only informative: the lock holds without it.
+    }
+  }
+  ~DirectoryLock() {
+    if (::ftruncate(fd_, 0) != 0) {
+      // A stale pid is only shown in a refusal while a later build holds the lock.
+    }
+    ::close(fd_);
+  }
+  DirectoryLock(const DirectoryLock&) = delete;
+  DirectoryLock& operator=(const DirectoryLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+std::string link_target(const fs::path& p) {
+  std::error_code ec;
+  const fs::path t = fs::read_symlink(p, ec);
+  return ec ? std::string("?") : t.string();
+}
+
+// Throws unless `file` (links followed) is a regular file; `context` ends a "missing" message.
+void require_level_file(const fs::path& file, const std::string& context) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(file, ec);
+  if (fs::exists(st)) {
+    if (!fs::is_regular_file(st)) throw DatabaseError(file.string() + ": not a regular file");
+    return;
+  }
+  if (fs::is_symlink(fs::symlink_status(file, ec)))
+    throw DatabaseError(file.string() + ": missing: a dangling symbolic link to " + link_target(file) + context);
+  throw DatabaseError(file.string() + ": missing" + context);
+}
+
+// Level k as the manifest lists it: present, a sound header, the size and header CRC the
+// manifest records, the manifest's pits and rules.
+DbLevelInfo check_listed_level(const fs::path& dir, const DbManifest& m, int k) {
+  const fs::path file = dbfile::level_path(dir, k);
+  const std::string listed = manifest_path(dir).filename().string() + " lists levels 0.." + std::to_string(m.max_seeds());
+  require_level_file(file, std::string(k < m.max_seeds() ? ", but higher levels exist (" : " (") + listed +
+                               "); run kalah db build with the database's options to rebuild it");
+  DbLevelInfo info;
+  info.level = k;
+  info.file = file;
+  info.bytes = fs::file_size(file);
+  info.header = dbfile::read_header(file, &info.header_crc);
+  const DbManifest::Level& want = m.levels[k];
+  if (info.bytes != want.bytes)
+    throw DatabaseError(file.string() + ": " + std::to_string(info.bytes) + " bytes, " +
+                        manifest_path(dir).filename().string() + " records " + std::to_string(want.bytes) +
+                        " (the file was replaced or damaged)");
+  if (info.header_crc != want.header_crc)
+    throw DatabaseError(file.string() + ": header differs from the one " + manifest_path(dir).filename().string() +
+                        " records (the file was replaced)");
+  if (info.header.level != k || info.header.pits != m.pits || !info.header.rules.same_values_as(m.rules))
+    throw DatabaseError(file.string() + ": level, pits or rules differ from " + manifest_path(dir).filename().string());
+  return info;
+}
+
 }  // namespace
+
+std::uint64_t filesystem_free_bytes(const fs::path& dir) {
+  struct statvfs st {};
+  if (::statvfs(dir.c_str(), &st) != 0)
+    throw DatabaseError(dir.string() + ": cannot query the free space: " + std::strerror(errno));
+  return static_cast<std::uint64_t>(st.f_bavail) * st.f_frsize;
+}
+
+// Writing a level needs room for its whole file (a damaged file it replaces stays until the
+// rename). The estimate: the level below's bytes per entry (its file size over its entries)
+// times this level's entries, times 1.5, plus the header and block table. Bytes per entry
+// grow slowly with the level (about 2% a level for 6 pits, past the first few levels whose
+// files are mostly header), and the level below may have been written at another --compression;
+// 1.5 covers both. It is capped by the worst case, ZSTD_compressBound of every block plus the
+// header and table, which is the estimate when there is no level below to go by. On top of
+// either, 1 MiB for the filesystem's own blocks and the manifest.
+std::uint64_t level_bytes_estimate(std::uint64_t entries, std::uint64_t prev_entries, std::uint64_t prev_bytes) {
+  const std::uint64_t b = dbfile::kDefaultBlockEntries;
+  const std::uint64_t blocks = (entries + b - 1) / b;
+  const std::uint64_t frame = dbfile::kHeaderSize + blocks * dbfile::kTableEntrySize;
+  std::uint64_t worst = frame + (entries / b) * ZSTD_compressBound(b);
+  if (entries % b) worst += ZSTD_compressBound(entries % b);
+  std::uint64_t need = worst;
+  if (prev_entries > 0 && prev_bytes > 0) {
+    const double est = 1.5 * static_cast<double>(prev_bytes) / static_cast<double>(prev_entries) *
+                       static_cast<double>(entries);
+    if (est < static_cast<double>(worst - frame)) need = frame + static_cast<std::uint64_t>(std::ceil(est));
+  }
+  return need + (std::uint64_t(1) << 20);
+}
 
 DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, const DbBuildEvents& events) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -40,25 +166,41 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
   };
 
   std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) throw DatabaseError(dir.string() + ": not a directory");
   fs::create_directories(dir, ec);
   if (ec) throw DatabaseError(dir.string() + ": cannot create the directory: " + ec.message());
+  // Held to the end: a second build into the directory is refused before it touches anything.
+  const DirectoryLock lock(dir);
   for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == ".tmp" && entry.path().filename().string().rfind("level-", 0) == 0) {
-      note("removing " + entry.path().filename().string() + " (left by an interrupted build)");
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() == ".tmp" && (name.rfind("level-", 0) == 0 || name == "manifest.json.tmp")) {
+      note("removing " + name + " (left by an interrupted build)");
       fs::remove(entry.path(), ec);
     }
   }
+  std::optional<DbManifest> previous;
+  try {
+    previous = read_manifest(dir);
+  } catch (const DatabaseError& e) {
+    note(std::string("ignoring the previous manifest: ") + e.what());
+  }
 
   DbBuildSummary sum;
+  DbManifest manifest;
+  manifest.format_version = dbfile::kVersion;
+  manifest.pits = o.pits;
+  manifest.rules = o.rules;
   std::vector<LevelArray> levels;
+  std::uint64_t prev_bytes = 0;  // file size of level k - 1
   for (int k = 0; k <= o.max_seeds; ++k) {
     const fs::path file = dbfile::level_path(dir, k);
     if (fs::exists(file, ec)) {
       // A readable header for other pits or rules: another database, never overwritten.
       dbfile::Header h;
+      std::uint32_t header_crc = 0;
       bool header_ok = false;
       try {
-        h = dbfile::read_header(file);
+        h = dbfile::read_header(file, &header_crc);
         header_ok = true;
       } catch (const DatabaseError& e) {
         note(std::string(e.what()) + "; rebuilding level " + std::to_string(k));
@@ -70,7 +212,9 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
       if (header_ok) {
         try {
           levels.push_back(dbfile::read_level(dir, o.pits, o.rules, k, o.threads));
-          sum.bytes_on_disk += fs::file_size(file);
+          prev_bytes = fs::file_size(file);
+          sum.bytes_on_disk += prev_bytes;
+          manifest.levels.push_back({k, prev_bytes, header_crc});
           ++sum.levels_reused;
           note("level " + std::to_string(k) + ": reusing " + file.filename().string() + " (checksums verified)");
           continue;
@@ -79,33 +223,84 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
         }
       }
     }
+    // Room on disk for the level's file, asked before computing it (minutes to hours).
+    const std::uint64_t disk_need = level_bytes_estimate(ix.count(k), k > 0 ? ix.count(k - 1) : 0, prev_bytes);
+    const std::uint64_t available = o.free_bytes ? o.free_bytes(dir) : filesystem_free_bytes(dir);
+    if (disk_need > available)
+      throw DatabaseError(dir.string() + ": not enough free space to build level " + std::to_string(k) + ": its file needs about " +
+                          std::to_string(disk_need) + " bytes (" + mib(disk_need) + "), the filesystem has " + std::to_string(available) +
+                          " bytes (" + mib(available) + ") free; free some space and run the build again (it resumes)");
     const auto t1 = std::chrono::steady_clock::now();
     levels.emplace_back(ix.count(k));
     build_level(ix, o.rules, k, levels, o.threads, events.progress);
     const dbfile::WriteStats ws = dbfile::write_level(dir, o.pits, o.rules, k, levels[k], o.threads, o.compression);
     sum.bytes_on_disk += ws.bytes;
+    prev_bytes = ws.bytes;
+    manifest.levels.push_back({k, ws.bytes, ws.header_crc});
     ++sum.levels_built;
     if (events.level_done)
       events.level_done(k, std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count(), ws.bytes);
   }
+
+  // The manifest, last, once every level file is in place. Levels above max_seeds that the
+  // previous manifest listed stay listed while their files still match it.
+  if (previous && previous->pits == o.pits && previous->rules.same_values_as(o.rules) &&
+      previous->max_seeds() > o.max_seeds) {
+    for (int k = o.max_seeds + 1; k <= previous->max_seeds(); ++k) {
+      try {
+        const DbLevelInfo info = check_listed_level(dir, *previous, k);
+        manifest.levels.push_back({k, info.bytes, info.header_crc});
+      } catch (const DatabaseError& e) {
+        note(std::string(e.what()) + "; the manifest lists levels 0.." + std::to_string(k - 1) + " only");
+        break;
+      }
+    }
+    if (manifest.max_seeds() > o.max_seeds)
+      note("keeping levels " + std::to_string(o.max_seeds + 1) + ".." + std::to_string(manifest.max_seeds()) +
+           " in the manifest (built before, above --max-seeds)");
+  }
+  if (manifest.max_seeds() == o.max_seeds && fs::exists(dbfile::level_path(dir, o.max_seeds + 1), ec))
+    note(dbfile::level_path(dir, o.max_seeds + 1).filename().string() +
+         " and above are not in the manifest and will not be used (build with a larger --max-seeds to include them)");
+  write_manifest(dir, manifest);
+  note("wrote " + manifest_path(dir).filename().string() + " (levels 0.." + std::to_string(manifest.max_seeds()) + ")");
   sum.positions = ix.count_upto(o.max_seeds);
   sum.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return sum;
 }
 
-std::vector<DbLevelInfo> scan_database(const fs::path& dir) {
+void check_database_dir(const fs::path& dir) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw DatabaseError(dir.string() + ": missing (no such database directory)");
+  const fs::file_status st = fs::status(dir, ec);
+  if (fs::is_directory(st)) return;
+  if (fs::exists(st)) throw DatabaseError(dir.string() + ": not a directory (a database is a directory of level files)");
+  if (st.type() == fs::file_type::none)
+    throw DatabaseError(dir.string() + ": cannot be accessed: " + ec.message());
+  std::error_code lec;
+  if (fs::is_symlink(fs::symlink_status(dir, lec)))
+    throw DatabaseError(dir.string() + ": missing: a dangling symbolic link to " + link_target(dir));
+  throw DatabaseError(dir.string() + ": missing (no such database directory)");
+}
+
+namespace {
+
+// A directory without a manifest (built before manifests): levels 0 up to the first missing one.
+std::vector<DbLevelInfo> scan_legacy(const fs::path& dir) {
+  std::error_code ec;
   std::vector<DbLevelInfo> out;
   for (int k = 0; k <= 255; ++k) {
     const fs::path file = dbfile::level_path(dir, k);
-    if (!fs::exists(file, ec)) break;
+    if (!fs::exists(file, ec)) {
+      if (fs::is_symlink(fs::symlink_status(file, ec)))
+        throw DatabaseError(file.string() + ": missing: a dangling symbolic link to " + link_target(file));
+      break;
+    }
     if (!fs::is_regular_file(file, ec)) throw DatabaseError(file.string() + ": not a regular file");
     DbLevelInfo info;
     info.level = k;
     info.file = file;
     info.bytes = fs::file_size(file);
-    info.header = dbfile::read_header(file);
+    info.header = dbfile::read_header(file, &info.header_crc);
     if (info.header.level != k)
       throw DatabaseError(file.string() + ": holds level " + std::to_string(info.header.level) + ", expected " +
                           std::to_string(k));
@@ -123,5 +318,24 @@ std::vector<DbLevelInfo> scan_database(const fs::path& dir) {
                           "): incomplete database; run kalah db build again to rebuild the missing level");
   return out;
 }
+
+}  // namespace
+
+DbScan inspect_database(const fs::path& dir) {
+  check_database_dir(dir);
+  DbScan scan;
+  std::error_code ec;
+  if (const std::optional<DbManifest> m = read_manifest(dir)) {
+    scan.has_manifest = true;
+    for (int k = 0; k <= m->max_seeds(); ++k) scan.levels.push_back(check_listed_level(dir, *m, k));
+    for (int k = m->max_seeds() + 1; k <= 255; ++k)
+      if (fs::exists(fs::symlink_status(dbfile::level_path(dir, k), ec))) scan.unused_levels.push_back(k);
+    return scan;
+  }
+  scan.levels = scan_legacy(dir);
+  return scan;
+}
+
+std::vector<DbLevelInfo> scan_database(const fs::path& dir) { return inspect_database(dir).levels; }
 
 }  // namespace kalah

@@ -6,6 +6,11 @@
 // reuses every level file that passes all checks (header, rules, pit count, checksums of
 // every block) and rebuilds the missing or damaged ones. Values do not depend on how a level
 // was computed, so the result is byte-identical to an uninterrupted build.
+//
+// A build holds an exclusive lock on DIR/.lock (flock) from start to end: a second build into
+// the same directory is refused at once. Before computing a level it checks that the
+// directory's filesystem has room for the level's file. Last, it writes DIR/manifest.json
+// (solver/db/manifest.hpp), the record of the levels built, which readers check.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +25,14 @@
 
 namespace kalah {
 
+// Bytes free for an unprivileged writer on the filesystem holding `dir` (statvfs: f_bavail x
+// f_frsize). Throws DatabaseError naming `dir` when the query fails.
+std::uint64_t filesystem_free_bytes(const std::filesystem::path& dir);
+
+// Bytes on disk that writing a level of `entries` entries may need, estimated conservatively
+// (see store.cpp); prev_entries / prev_bytes describe the level below (0 when unknown).
+std::uint64_t level_bytes_estimate(std::uint64_t entries, std::uint64_t prev_entries, std::uint64_t prev_bytes);
+
 struct DbBuildOptions {
   int pits = 6;
   Rules rules;
@@ -27,6 +40,9 @@ struct DbBuildOptions {
   int threads = 0;                  // <= 0: all cores (OpenMP default)
   std::uint64_t memory_limit = 0;   // bytes; 0: no limit
   int compression = 3;              // zstd level
+  // Free space of the directory's filesystem, asked before each level is computed (tests
+  // inject their own).
+  std::function<std::uint64_t(const std::filesystem::path&)> free_bytes = filesystem_free_bytes;
 };
 
 struct DbBuildEvents {
@@ -48,8 +64,11 @@ struct DbBuildSummary {
 std::uint64_t db_memory_needed(int pits, int max_seeds);
 
 // Build (or resume) the database in `dir` (created if missing). Throws std::invalid_argument
-// for early end, DatabaseError when the memory need exceeds the limit, when `dir` holds a
-// database for other rules or another pit count, or on I/O errors.
+// for early end, DatabaseError when the memory need exceeds the limit, when another build
+// holds the directory's lock, when the filesystem lacks the room for a level (checked before
+// computing it), when `dir` holds a database for other rules or another pit count, or on I/O
+// errors. Levels above max_seeds that the directory's previous manifest listed, and whose
+// files still match it, stay in the new manifest.
 DbBuildSummary build_database(const std::filesystem::path& dir, const DbBuildOptions& options,
                               const DbBuildEvents& events = {});
 
@@ -58,11 +77,30 @@ struct DbLevelInfo {
   int level = 0;
   std::filesystem::path file;
   std::uint64_t bytes = 0;
+  std::uint32_t header_crc = 0;  // CRC-32C of header bytes 0..59
   dbfile::Header header;
 };
-// Headers of the level files level-000.kdb, level-001.kdb, ... present in `dir` (stops at the
-// first missing level). Throws DatabaseError when `dir` is missing, holds no level 0, a header
-// is damaged, or the files disagree on pits or rules.
+
+// What a database directory holds.
+struct DbScan {
+  std::vector<DbLevelInfo> levels;  // the levels in use, 0..S
+  bool has_manifest = false;        // false: a directory built before manifests
+  std::vector<int> unused_levels;   // level files above the manifest's top (not used)
+};
+
+// Throws DatabaseError unless `dir` is a directory: "missing" when nothing is there, "not a
+// directory" when something else is.
+void check_database_dir(const std::filesystem::path& dir);
+
+// The levels of the database in `dir`. With a manifest: exactly the levels it lists, each
+// file present (not a dangling link), of the size and header CRC the manifest records, with
+// a sound header; level files above them are listed as unused. Without one (a database built
+// before manifests): the level files level-000.kdb, level-001.kdb, ... up to the first missing
+// one. Throws DatabaseError naming the file when `dir` is missing or not a directory, the
+// manifest is damaged, a level is missing, differs from the manifest or has a damaged header,
+// there is no level 0, a level is missing below others, or the files disagree on pits or rules.
+DbScan inspect_database(const std::filesystem::path& dir);
+// inspect_database(dir).levels
 std::vector<DbLevelInfo> scan_database(const std::filesystem::path& dir);
 
 }  // namespace kalah
