@@ -88,6 +88,7 @@ SolveReport solve(Session& session, const Position& position, bool value_only) {
   } catch (const search::Interrupted& e) {
     r.interrupted = true;
     position_bounds(position, e, r.lower, r.upper);
+    r.stats.first_guess = solver.first_guess();
     meter.fill(r.stats);
     return r;
   }

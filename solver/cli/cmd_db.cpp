@@ -17,6 +17,7 @@
 #include "solver/analysis/analysis.hpp"
 #include "solver/cli/commands.hpp"
 #include "solver/cli/common.hpp"
+#include "solver/cli/interrupt.hpp"
 #include "solver/db/builder.hpp"
 #include "solver/db/database.hpp"
 #include "solver/db/format.hpp"
@@ -81,6 +82,10 @@ class Progress {
                  100 * frac, rate / 1e6, rate > 0 ? clock_text(static_cast<double>(remaining) / rate).c_str() : "?");
     (void)size;
     std::fflush(stderr);
+  }
+  // End a progress bar being redrawn on the terminal (before another message).
+  void clear_line() {
+    if (tty_) std::fprintf(stderr, "\r%100s\r", "");
   }
   void level_done(int k, double seconds, std::uint64_t bytes) {
     built_ += ix_.count(k);
@@ -150,7 +155,16 @@ int run_build(const Args& args) {
   };
   ev.progress = [&](int k, std::uint64_t done, std::uint64_t size) { progress.update(k, done, size); };
   ev.level_done = [&](int k, double s, std::uint64_t b) { progress.level_done(k, s, b); };
-  const DbBuildSummary sum = build_database(dir, o, ev);
+  o.cancel = interrupt_flag();
+  DbBuildSummary sum;
+  try {
+    sum = build_database(dir, o, ev);
+  } catch (const BuildInterrupted& e) {
+    progress.clear_line();
+    std::cerr << "interrupted while building level " << e.level << ": levels 0.." << e.level - 1
+              << " are complete on disk; run the same command again to resume from level " << e.level << "\n";
+    return interrupt_exit_code();
+  }
 
   const double bpp = static_cast<double>(sum.bytes_on_disk) / static_cast<double>(sum.positions);
   std::cout << "database     " << dir << "\n"

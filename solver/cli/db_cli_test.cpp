@@ -8,6 +8,7 @@
 
 using kalah::test::json_int;
 using kalah::test::run_kalah;
+using kalah::test::run_kalah_after;
 using kalah::test::ScratchDir;
 
 namespace {
@@ -116,4 +117,24 @@ TEST_CASE("db cli: verify re-derives entries (a wrong value with valid checksums
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("level-008.kdb") != std::string::npos);
   CHECK(r.err.find("index 1234") != std::string::npos);
+}
+
+// Ctrl-C during a build: the level under way is abandoned, the command says where it will
+// resume, exits 130, and the levels already written are recorded and reused.
+TEST_CASE("db cli: an interrupted build says where it resumes, exits 130", "[db][cli]") {
+  const ScratchDir dir("interrupted");
+  const std::string out = " --pits 6 --max-seeds 21 --threads 1 --out " + dir.path.string();
+  const auto r = run_kalah_after("timeout --preserve-status -s INT 2", "db build" + out);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 130);
+  const auto at = r.err.find("run the same command again to resume from level ");
+  REQUIRE(at != std::string::npos);
+  const int resume = std::stoi(r.err.substr(at + 48));
+  CHECK(resume > 0);
+  const auto info = run_kalah("db info " + dir.path.string());
+  REQUIRE(info.exit_code == 0);
+  CHECK(info.out.find("levels       0.." + std::to_string(resume - 1)) != std::string::npos);
+  CHECK(info.out.find("manifest     manifest.json") != std::string::npos);
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path))
+    CHECK(entry.path().extension() != ".tmp");
 }

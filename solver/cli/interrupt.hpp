@@ -1,7 +1,8 @@
 // solver/cli/interrupt.hpp — Ctrl-C and SIGTERM. The first signal sets a flag that the
 // library polls (SessionConfig::cancel, DbBuildOptions::cancel): the work under way stops,
 // the command reports what it had proven or where it will resume, and exits with 128 + the
-// signal number (130 for Ctrl-C). A second signal ends the process at once.
+// signal number (130 for Ctrl-C). A second signal, half a second or more after the first, ends
+// the process at once.
 #pragma once
 
 #include <atomic>

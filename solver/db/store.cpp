@@ -232,7 +232,18 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
                           " bytes (" + mib(available) + ") free; free some space and run the build again (it resumes)");
     const auto t1 = std::chrono::steady_clock::now();
     levels.emplace_back(ix.count(k));
-    build_level(ix, o.rules, k, levels, o.threads, events.progress);
+    try {
+      build_level(ix, o.rules, k, levels, o.threads, events.progress, o.cancel);
+    } catch (const BuildInterrupted&) {
+      // Record the levels completed so far, unless an earlier manifest already lists more
+      // (an interrupted extension leaves the database as it was).
+      if (!manifest.levels.empty() && (!previous || previous->max_seeds() < manifest.max_seeds())) {
+        write_manifest(dir, manifest);
+        note("wrote " + manifest_path(dir).filename().string() + " (levels 0.." + std::to_string(manifest.max_seeds()) +
+             ", the levels complete so far)");
+      }
+      throw;
+    }
     const dbfile::WriteStats ws = dbfile::write_level(dir, o.pits, o.rules, k, levels[k], o.threads, o.compression);
     sum.bytes_on_disk += ws.bytes;
     prev_bytes = ws.bytes;

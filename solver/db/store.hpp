@@ -13,6 +13,7 @@
 // (solver/db/manifest.hpp), the record of the levels built, which readers check.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -43,6 +44,10 @@ struct DbBuildOptions {
   // Free space of the directory's filesystem, asked before each level is computed (tests
   // inject their own).
   std::function<std::uint64_t(const std::filesystem::path&)> free_bytes = filesystem_free_bytes;
+  // Once set (e.g. by a signal handler), the level under construction is abandoned (not
+  // written) and build_database throws BuildInterrupted naming it: the levels below it are
+  // on disk, and running the build again resumes there.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct DbBuildEvents {
