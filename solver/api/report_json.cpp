@@ -130,6 +130,36 @@ Json to_json(const OpeningsReport& r) {
   return j;
 }
 
+Json to_json(const ProbeReport& r) {
+  Json j = solution_json(r.position, r.rules, r.play.value, &r.play);
+  j["remainder"] = r.remainder;
+  j["solver"] = "database";
+  return j;
+}
+
+Json database_json(const std::string& dir, const DbScan& scan) {
+  const dbfile::Header& h0 = scan.levels.front().header;
+  const int max_seeds = scan.levels.back().level;
+  std::uint64_t bytes = 0;
+  Json levels = Json::array();
+  for (const DbLevelInfo& l : scan.levels) {
+    bytes += l.bytes;
+    levels.push_back({{"level", l.level}, {"entries", l.header.entries}, {"bytes", l.bytes}, {"blocks", l.header.blocks}});
+  }
+  Json j;
+  j["directory"] = dir;
+  j["pits"] = h0.pits;
+  j["rules"] = rules_json(h0.rules);
+  j["max_seeds"] = max_seeds;
+  j["positions"] = BoardIndexer(h0.pits, max_seeds).count_upto(max_seeds);
+  j["bytes"] = bytes;
+  j["format_version"] = h0.version;
+  j["manifest"] = scan.has_manifest;
+  j["unused_levels"] = scan.unused_levels;
+  j["levels"] = levels;
+  return j;
+}
+
 Json to_json(const BenchReport& r) {
   Json positions = Json::array();
   for (const BenchResult& b : r.results)

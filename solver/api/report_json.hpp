@@ -6,8 +6,10 @@
 
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
+#include "solver/db/store.hpp"
 #include "solver/analysis/analysis.hpp"
 #include "solver/api/bench.hpp"
+#include "solver/api/probe.hpp"
 #include "solver/api/reports.hpp"
 
 namespace kalah::api {
@@ -30,5 +32,8 @@ Json solution_json(const Position& p, const Rules& rules, std::optional<int> val
 Json to_json(const SolveReport& report);
 Json to_json(const OpeningsReport& report);
 Json to_json(const BenchReport& report);
+Json to_json(const ProbeReport& report);
+// `kalah db info`: what the database directory `dir` holds.
+Json database_json(const std::string& dir, const DbScan& scan);
 
 }  // namespace kalah::api

@@ -16,6 +16,9 @@
 #include "engine/text.hpp"
 #include "solver/analysis/analysis.hpp"
 #include "solver/cli/commands.hpp"
+#include "solver/api/probe.hpp"
+#include "solver/api/session.hpp"
+#include "solver/api/report_json.hpp"
 #include "solver/cli/common.hpp"
 #include "solver/cli/interrupt.hpp"
 #include "solver/db/builder.hpp"
@@ -131,7 +134,7 @@ int run_build(const Args& args) {
   // Without --memory the cap is the machine's physical memory: a build that cannot fit is
   // refused up front instead of failing hours later.
   o.memory_limit = vm.count("memory") ? parse_byte_size(vm["memory"].as<std::string>(), "memory")
-                                      : physical_memory_bytes();
+                                      : api::physical_memory_bytes();
   try {
     check_database_rules(o.rules);
   } catch (const std::invalid_argument& e) {
@@ -204,29 +207,7 @@ int run_info(const Args& args) {
   for (const auto& l : levels) bytes += l.bytes;
   const std::uint64_t positions = ix.count_upto(max_seeds);
   if (vm.count("json")) {
-    JsonWriter json;
-    json.begin_object();
-    json.field("directory", dir);
-    json.field("pits", h0.pits);
-    write_rules_json(json, h0.rules);
-    json.field("max_seeds", max_seeds);
-    json.field("positions", static_cast<unsigned long long>(positions));
-    json.field("bytes", static_cast<unsigned long long>(bytes));
-    json.field("format_version", static_cast<int>(h0.version));
-    json.field("manifest", scan.has_manifest);
-    json.array_field("unused_levels", scan.unused_levels);
-    json.key("levels").begin_array();
-    for (const auto& l : levels) {
-      json.begin_object();
-      json.field("level", l.level);
-      json.field("entries", static_cast<unsigned long long>(l.header.entries));
-      json.field("bytes", static_cast<unsigned long long>(l.bytes));
-      json.field("blocks", static_cast<unsigned long long>(l.header.blocks));
-      json.end_object();
-    }
-    json.end_array();
-    json.end_object();
-    std::cout << json.str() << "\n";
+    std::cout << api::json_text(api::database_json(dir, scan)) << "\n";
     return 0;
   }
   std::cout << "database     " << dir << "  (format version " << h0.version << ")\n";
@@ -277,40 +258,15 @@ int run_probe(const Args& args) {
   } catch (const PositionError& e) {
     throw UsageError(e.what());
   }
-  const auto levels = scan_database(dir);
-  const dbfile::Header& h0 = levels.front().header;
-  Rules rules = h0.rules;
-  if (rules_given(vm)) {
-    rules = rules_from(vm);
-    if (!rules.same_values_as(h0.rules))
-      throw DatabaseError(levels.front().file.string() + ": built under rules '" + h0.rules.describe() +
-                          "', which give different values from the requested '" + rules.describe() + "'");
-  }
-  if (p.pits != h0.pits)
-    throw DatabaseError(levels.front().file.string() + ": built for " + std::to_string(h0.pits) +
-                        " pits a side, the position has " + std::to_string(p.pits));
-  const int seeds = p.pit_seeds(Side::South) + p.pit_seeds(Side::North);
-  const int max_seeds = levels.back().level;
-  if (seeds > max_seeds)
-    throw DatabaseError(dir + ": the position has " + std::to_string(seeds) + " seeds in the pits, the database holds " +
-                        "boards with at most " + std::to_string(max_seeds));
-  const EndgameDatabase db = EndgameDatabase::load(dir, p.pits, rules, seeds);
-  const Oracle oracle = [&](const Board& b) { return db.value(b); };
-  const PositionSolution sol = solve_position(p, rules, oracle);
-  int remainder = 0;
-  const bool over = is_terminal(p.board(), p.pits, rules.end, remainder);
-  const int rem = over ? remainder : db.value(p.board());
-
+  const api::ProbeReport r =
+      api::probe_database(dir, p, rules_given(vm) ? std::optional<Rules>(rules_from(vm)) : std::nullopt);
   if (vm.count("json")) {
-    JsonWriter json;
-    json.begin_object();
-    write_solution_json(json, p, rules, sol);
-    json.field("remainder", rem);
-    json.field("solver", "database");
-    json.end_object();
-    std::cout << json.str() << "\n";
+    std::cout << api::json_text(api::to_json(r)) << "\n";
     return 0;
   }
+  const PositionSolution& sol = r.play;
+  const Rules& rules = r.rules;
+  const int rem = r.remainder;
   const std::string best = pits_text(sol.best);
   std::cout << "position  " << p.to_text() << "\n"
             << "rules     " << rules_text(rules) << "\n"
@@ -336,27 +292,18 @@ int run_verify(const Args& args) {
   const std::string dir = vm["dir"].as<std::string>();
   const int threads = vm["threads"].as<int>();
   if (threads < 0 || threads > 1024) throw UsageError("--threads must be between 0 and 1024");
-  const auto t0 = std::chrono::steady_clock::now();
-  const auto levels = scan_database(dir);
-  const dbfile::Header& h0 = levels.front().header;
-  const int max_seeds = levels.back().level;
-  const BoardIndexer ix(h0.pits, max_seeds);
-  std::cerr << "kalah db verify: " << dir << ", " << h0.pits << " pits, levels 0.." << max_seeds << ", rules "
-            << rules_text(h0.rules) << "\n";
-  std::vector<LevelArray> arrays;
-  for (int k = 0; k <= max_seeds; ++k) {
-    arrays.push_back(dbfile::read_level(dir, h0.pits, h0.rules, k, threads));  // all checksums
-    std::uint64_t first_bad = 0;
-    const std::uint64_t bad = verify_level(ix, h0.rules, k, arrays, threads, &first_bad);
-    if (bad)
-      throw DatabaseError(levels[k].file.string() + ": " + group(bad) +
-                          " entries differ from the values re-derived from their successors (first at index " +
-                          std::to_string(first_bad) + ")");
-    std::cerr << "  level " << k << ": " << group(ix.count(k)) << " entries re-derived, checksums ok\n";
-  }
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::cout << "verified     " << dir << ": levels 0.." << max_seeds << ", " << group(ix.count_upto(max_seeds))
-            << " positions, every checksum and every entry correct (" << fixed(s, 2) << " s)\n";
+  const DbVerifySummary sum = verify_database(
+      dir, threads,
+      [&](const DbScan& scan) {
+        const dbfile::Header& h0 = scan.levels.front().header;
+        std::cerr << "kalah db verify: " << dir << ", " << h0.pits << " pits, levels 0.." << scan.levels.back().level
+                  << ", rules " << rules_text(h0.rules) << "\n";
+      },
+      [](int k, std::uint64_t entries) {
+        std::cerr << "  level " << k << ": " << group(entries) << " entries re-derived, checksums ok\n";
+      });
+  std::cout << "verified     " << dir << ": levels 0.." << sum.max_seeds << ", " << group(sum.positions)
+            << " positions, every checksum and every entry correct (" << fixed(sum.seconds, 2) << " s)\n";
   return 0;
 }
 

@@ -1,7 +1,6 @@
 #include "solver/cli/common.hpp"
 
 #include <cctype>
-#include <unistd.h>
 
 #include <iostream>
 
@@ -141,48 +140,10 @@ std::string outcome_text(int margin) {
   return "draw";
 }
 
-void write_rules_json(JsonWriter& json, const Rules& rules) {
-  json.key("rules").begin_object();
-  json.field("preset", rules.preset_name());
-  json.field("sowing", std::string(to_string(rules.sowing)));
-  json.field("capture", std::string(to_string(rules.capture)));
-  json.field("end", std::string(to_string(rules.end)));
-  json.field("early_end", rules.early_end);
-  json.field("pie", rules.pie);
-  json.field("text", rules.describe());
-  json.end_object();
-}
-
 std::string pits_text(const std::vector<int>& pits, const char* separator) {
   std::string s;
   for (int p : pits) s += (s.empty() ? "" : separator) + std::to_string(p + 1);
   return s;
-}
-
-void write_solution_json(JsonWriter& json, const Position& p, const Rules& rules, const PositionSolution& sol,
-                         std::optional<int> game_value, bool play) {
-  const int value = game_value.value_or(sol.value);
-  json.field("position", p.to_text());
-  json.field("pits", p.pits);
-  write_rules_json(json, rules);
-  json.field("value", value);
-  json.field("result", value > 0 ? "win" : value < 0 ? "loss" : "draw");
-  json.field("to_move", std::string(1, side_letter(p.to_move)));
-  if (play) {
-    json.key("best").begin_array();
-    for (int pit : sol.best) json.value(pit + 1);
-    json.end_array();
-    json.field("pv", format_irving(sol.pv));
-    json.field("pv_finnish", format_finnish(sol.pv, p.to_move));
-    json.field("final_position", sol.final_position.to_text());
-  }
-  json.field("margin_is_natural_end", true);
-}
-
-std::uint64_t physical_memory_bytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page = sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
 }
 
 std::string rules_text(const Rules& rules) { return rules.preset_name() + " (" + rules.describe() + ")"; }

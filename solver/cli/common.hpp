@@ -16,7 +16,6 @@
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
 #include "solver/analysis/analysis.hpp"
-#include "solver/cli/json.hpp"
 
 namespace kalah::cli {
 
@@ -53,22 +52,10 @@ std::uint64_t parse_byte_size(const std::string& text, const std::string& option
 std::string signed_value(int v);
 // "South wins by 8", "draw", "North wins by 2" for a South-minus-North margin.
 std::string outcome_text(int margin);
-void write_rules_json(JsonWriter& json, const Rules& rules);
 // One-line rules summary: "standard (sowing=kalah capture=nonempty end=either ...)".
 std::string rules_text(const Rules& rules);
 // 1-based pit numbers joined by `separator`: {1, 0} -> "2 1" (or "2-1" for a turn).
 std::string pits_text(const std::vector<int>& pits, const char* separator = " ");
-// The keys every solved position shares in JSON (kalah solve, kalah db probe): position,
-// pits, rules, value, result, to_move, best, pv, pv_finnish, final_position,
-// margin_is_natural_end (docs/json.md). The caller has opened the object. `game_value`
-// replaces sol.value as `value` (and `result`) when the game's value differs from the
-// solution's play, as under the pie rule.
-// With play = false (the value alone was asked for) best, pv, pv_finnish and final_position
-// are left out.
-void write_solution_json(JsonWriter& json, const Position& p, const Rules& rules, const PositionSolution& sol,
-                         std::optional<int> game_value = std::nullopt, bool play = true);
-// The machine's physical memory in bytes (0 if unknown): the default memory cap.
-std::uint64_t physical_memory_bytes();
 // The note printed with every margin computed under early end.
 extern const char* const kEarlyEndNote;
 

@@ -350,3 +350,34 @@ DbScan inspect_database(const fs::path& dir) {
 std::vector<DbLevelInfo> scan_database(const fs::path& dir) { return inspect_database(dir).levels; }
 
 }  // namespace kalah
+
+namespace kalah {
+
+DbVerifySummary verify_database(const fs::path& dir, int threads, const std::function<void(const DbScan&)>& started,
+                                const std::function<void(int k, std::uint64_t entries)>& level_ok) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const DbScan scan = inspect_database(dir);
+  const dbfile::Header& h0 = scan.levels.front().header;
+  DbVerifySummary sum;
+  sum.pits = h0.pits;
+  sum.rules = h0.rules;
+  sum.max_seeds = scan.levels.back().level;
+  if (started) started(scan);
+  const BoardIndexer ix(sum.pits, sum.max_seeds);
+  std::vector<LevelArray> arrays;
+  for (int k = 0; k <= sum.max_seeds; ++k) {
+    arrays.push_back(dbfile::read_level(dir, sum.pits, sum.rules, k, threads));  // every checksum
+    std::uint64_t first_bad = 0;
+    const std::uint64_t bad = verify_level(ix, sum.rules, k, arrays, threads, &first_bad);
+    if (bad)
+      throw DatabaseError(scan.levels[k].file.string() + ": " + std::to_string(bad) +
+                          " entries differ from the values re-derived from their successors (first at index " +
+                          std::to_string(first_bad) + ")");
+    if (level_ok) level_ok(k, ix.count(k));
+  }
+  sum.positions = ix.count_upto(sum.max_seeds);
+  sum.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return sum;
+}
+
+}  // namespace kalah

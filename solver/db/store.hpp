@@ -108,4 +108,19 @@ DbScan inspect_database(const std::filesystem::path& dir);
 // inspect_database(dir).levels
 std::vector<DbLevelInfo> scan_database(const std::filesystem::path& dir);
 
+struct DbVerifySummary {
+  int pits = 0;
+  Rules rules;
+  int max_seeds = -1;
+  std::uint64_t positions = 0;  // entries re-derived, all levels
+  double seconds = 0;
+};
+// Read every level of the database in `dir` (every checksum) and re-derive every entry
+// from its successors (solver/db/builder.hpp, verify_level), level by level from 0;
+// level_ok(k, entries) after each. Throws DatabaseError naming the first level file that is
+// damaged or holds an entry that differs (the count and the first index).
+DbVerifySummary verify_database(const std::filesystem::path& dir, int threads,
+                                const std::function<void(const DbScan&)>& started = {},
+                                const std::function<void(int k, std::uint64_t entries)>& level_ok = {});
+
 }  // namespace kalah
