@@ -10,8 +10,7 @@ Game::Game(const Position& start, const Rules& rules)
 }
 
 bool Game::is_legal(int pit) const {
-  return !over_ && pit >= 0 && pit < position_.pits &&
-         position_.side[static_cast<int>(position_.to_move)][pit] > 0;
+  return !over_ && pit >= 0 && pit < position_.pits && position_.side[static_cast<int>(position_.to_move)][pit] > 0;
 }
 
 std::vector<int> Game::legal_pits() const {
@@ -63,9 +62,7 @@ void Game::check_end() {
   }
 }
 
-bool Game::can_swap() const {
-  return pie_pending_ && !swapped_ && !north_moved_ && position_.to_move == Side::North;
-}
+bool Game::can_swap() const { return pie_pending_ && !swapped_ && !north_moved_ && position_.to_move == Side::North; }
 
 void Game::swap() {
   if (!rules_.pie) throw IllegalMove("swap is only allowed under the pie rule (--pie)");

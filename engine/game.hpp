@@ -63,17 +63,17 @@ class Game {
   bool over_ = false;
   bool ended_early_ = false;
   bool swapped_ = false;
-  bool pie_pending_ = false;   // pie on and the game began at a start position
+  bool pie_pending_ = false;  // pie on and the game began at a start position
   bool north_moved_ = false;
 };
 
 // A complete turn: the sowings one player makes before the turn passes (extra-turn chains).
 struct Turn {
-  std::vector<int> pits;  // 0-based pits in order
-  Board board;            // the board after the last sowing, seen from the player who made
-                          // it (seeds left in the pits are not banked even if the game ended)
-  int stored = 0;         // seeds the turn put in that player's store
-  bool game_over = false; // the game ends with this turn (by rules.end)
+  std::vector<int> pits;     // 0-based pits in order
+  Board board;               // the board after the last sowing, seen from the player who made
+                             // it (seeds left in the pits are not banked even if the game ended)
+  int stored = 0;            // seeds the turn put in that player's store
+  bool game_over = false;    // the game ends with this turn (by rules.end)
   bool mover_again = false;  // the last sowing earned an extra turn (the game then ended:
                              // the mover, to move again, has no seeds)
 };

@@ -9,8 +9,7 @@ using namespace kalah;
 using kalah::test::board_of;
 using kalah::test::kalah_rules;
 
-TEST_CASE("is_terminal: either ends when either side is empty, mover only when the mover's is",
-          "[end]") {
+TEST_CASE("is_terminal: either ends when either side is empty, mover only when the mover's is", "[end]") {
   int remainder = 0;
   const Board own_empty = board_of({0, 0, 0}, {1, 2, 0});
   CHECK(is_terminal(own_empty, 3, EndRule::Either, remainder));

@@ -213,8 +213,8 @@ std::vector<WrittenTurn> parse_finnish(std::string_view record) {
 
 // The pit as the record's notation names it.
 std::string pit_name(Side side, int pit, Notation notation) {
-  return std::string(side_name(side)) + (notation == Notation::Finnish ? " pit " + std::to_string(pit + 1)
-                                                                       : " hole " + std::to_string(pit));
+  return std::string(side_name(side)) +
+         (notation == Notation::Finnish ? " pit " + std::to_string(pit + 1) : " hole " + std::to_string(pit));
 }
 
 std::string pit_range(int m, Notation notation) {
@@ -224,8 +224,7 @@ std::string pit_range(int m, Notation notation) {
 }  // namespace
 
 Replay replay(const Position& start, const Rules& rules, Notation notation, std::string_view record) {
-  const std::vector<WrittenTurn> written =
-      notation == Notation::Finnish ? parse_finnish(record) : parse_irving(record);
+  const std::vector<WrittenTurn> written = notation == Notation::Finnish ? parse_finnish(record) : parse_irving(record);
   Game game(start, rules);
   Replay out;
   out.start = start;
@@ -256,7 +255,8 @@ Replay replay(const Position& start, const Rules& rules, Notation notation, std:
       if (k > 0) {
         const SowingRecord& prev = turn.sowings.back();
         const std::string prev_name = pit_name(mover, prev.pit, notation);
-        if (prev.game_over) fail(w, "the game ended with the sowing of " + prev_name + ", so " + name + " cannot follow");
+        if (prev.game_over)
+          fail(w, "the game ended with the sowing of " + prev_name + ", so " + name + " cannot follow");
         if (!prev.outcome.extra_turn)
           fail(w, name + " cannot follow " + prev_name + ": that sowing did not end in the store (no extra turn)");
       }
@@ -265,7 +265,8 @@ Replay replay(const Position& start, const Rules& rules, Notation notation, std:
       const SowingRecord rec = game.sow(s.pit);
       // The Irving notation never marks captures, so only Finnish records are checked.
       if (notation == Notation::Finnish && rec.outcome.capture && !s.marked)
-        turn.warnings.push_back(label(w.number, w.text) + ": the sowing of " + name + " captures but is not marked '*'");
+        turn.warnings.push_back(label(w.number, w.text) + ": the sowing of " + name +
+                                " captures but is not marked '*'");
       if (!rec.outcome.capture && s.marked)
         turn.warnings.push_back(label(w.number, w.text) + ": the sowing of " + name +
                                 " is marked '*' but captures nothing");

@@ -35,7 +35,7 @@ std::string format_finnish(const std::vector<SowingRecord>& sowings, Side first)
 
 // One complete turn of a replayed game (or North's pie swap).
 struct ReplayedTurn {
-  int number = 0;                     // 1-based, counting the turns as written in the record
+  int number = 0;  // 1-based, counting the turns as written in the record
   Side side = Side::South;
   std::vector<SowingRecord> sowings;  // empty for a swap
   bool swap = false;
@@ -45,7 +45,7 @@ struct ReplayedTurn {
 };
 
 struct Replay {
-  Position start;                     // where the record starts
+  Position start;  // where the record starts
   std::vector<ReplayedTurn> turns;
   Position final_position;            // the position after the last turn
   bool over = false;                  // the game has ended (naturally or early)

@@ -11,8 +11,7 @@ void check_size(int pits, int seeds_per_pit) {
   if (pits < 1 || pits > kMaxPits)
     throw PositionError("unsupported number of pits " + std::to_string(pits) + " (must be 1.." +
                         std::to_string(kMaxPits) + ")");
-  if (seeds_per_pit < 0)
-    throw PositionError("negative seeds per pit: " + std::to_string(seeds_per_pit));
+  if (seeds_per_pit < 0) throw PositionError("negative seeds per pit: " + std::to_string(seeds_per_pit));
   if (2L * pits * seeds_per_pit > kMaxSeeds)
     throw PositionError("Kalah(" + std::to_string(pits) + "," + std::to_string(seeds_per_pit) + ") has " +
                         std::to_string(2L * pits * seeds_per_pit) + " seeds, more than the supported " +
@@ -42,7 +41,8 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -71,8 +71,8 @@ Position Position::parse(std::string_view text, int expected_pits) {
   auto south = split(fields[0], ',');
   auto north = split(fields[1], ',');
   if (south.size() != north.size())
-    throw PositionError("position " + shown + ": South has " + std::to_string(south.size()) +
-                        " pits but North has " + std::to_string(north.size()));
+    throw PositionError("position " + shown + ": South has " + std::to_string(south.size()) + " pits but North has " +
+                        std::to_string(north.size()));
   const int m = static_cast<int>(south.size());
   if (m > kMaxPits)
     throw PositionError("position " + shown + ": " + std::to_string(m) + " pits a side, at most " +

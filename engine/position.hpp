@@ -29,9 +29,9 @@ struct PositionError : std::invalid_argument {
 };
 
 struct Position {
-  int pits = 0;                                             // m, pits per side
+  int pits = 0;                                              // m, pits per side
   std::array<std::array<std::uint8_t, kMaxPits>, 2> side{};  // [Side][pit from owner's left]
-  std::array<int, 2> store{};                               // [Side]
+  std::array<int, 2> store{};                                // [Side]
   Side to_move = Side::South;
 
   // Kalah(m, n) at the start. Throws PositionError when m or the seed total is out of range.

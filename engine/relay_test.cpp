@@ -105,7 +105,7 @@ TEST_CASE("relay: a relay from the emptied origin pit after a full lap", "[relay
   CHECK(o.stored == 1);
   CHECK(mover_pits(b, 1) == V{1});
 
-  b = board_of({6}, {5});  // 6: store, o(6), p(1), store, o(7), p(2) -> relay with 2
+  b = board_of({6}, {5});           // 6: store, o(6), p(1), store, o(7), p(2) -> relay with 2
   o = sow(b, 1, 0, relay_rules());  // 2: store, o(8) -> 8 is not 2 or 3: stop
   CHECK(o.relays == 1);
   CHECK_FALSE(o.capture);
@@ -114,8 +114,7 @@ TEST_CASE("relay: a relay from the emptied origin pit after a full lap", "[relay
   CHECK(opponent_pits(b, 1) == V{8});
 }
 
-TEST_CASE("relay capture: 2 or 3 seeds, chained backwards to the start of the opponent's side",
-          "[relay][capture]") {
+TEST_CASE("relay capture: 2 or 3 seeds, chained backwards to the start of the opponent's side", "[relay][capture]") {
   // Pit 6 (4 seeds): store, opponent's pits 1, 2, 3 -> 2, 3, 2: all three captured; the
   // chain stops at the opponent's first pit (its end against the sowing direction).
   Board b = board_of({0, 0, 0, 0, 0, 4}, {1, 2, 1, 0, 0, 0});

@@ -95,7 +95,7 @@ TEST_CASE("Irving et al.'s 4(6) game is printed with a typo: illegal at turn 10"
           "(no extra turn)");
   }
   // The nine turns before it are legal.
-  const Replay before = replay(Position::start(4, 6), Rules::preset("empty-capture"), Notation::Irving,
-                               "1-0-2-3-1330-01-2-2-21");
+  const Replay before =
+      replay(Position::start(4, 6), Rules::preset("empty-capture"), Notation::Irving, "1-0-2-3-1330-01-2-2-21");
   CHECK(before.final_position.to_text() == "5,0,1,7/5,4,2,7/10/7/N");
 }

@@ -44,8 +44,7 @@ struct Rules {
   // Rules that change what the remainder of a game is worth (everything but early end,
   // which only shortens games, and the pie rule, which acts only at the start).
   bool same_values_as(const Rules& other) const {
-    return sowing == other.sowing && end == other.end &&
-           (sowing == Sowing::Relay || capture == other.capture);
+    return sowing == other.sowing && end == other.end && (sowing == Sowing::Relay || capture == other.capture);
   }
   // The rules a board's remainder value is computed under: these, with early end and the
   // pie rule off (solvers compute margins to the natural end; the pie rule acts at the start

@@ -133,8 +133,8 @@ void compare_all_sowings(int m, const Rules& rules, int boards, std::mt19937& rn
           rules.sowing == Sowing::Kalah ? naive_kalah(before, pit, rules.capture) : naive_relay(before, pit);
       const Physical after = to_physical(engine, m);
       INFO("m=" << m << " rules: " << rules.describe() << " pit " << pit);
-      bool same = o.stored == naive.board.place[m] && o.extra_turn == naive.extra_turn &&
-                  o.capture == naive.capture && o.relays == naive.relays;
+      bool same = o.stored == naive.board.place[m] && o.extra_turn == naive.extra_turn && o.capture == naive.capture &&
+                  o.relays == naive.relays;
       for (int i = 0; i < 2 * m + 1; ++i)
         if (i != m && after.place[i] != naive.board.place[i]) same = false;
       for (int i = 2 * m; i < 2 * kMaxPits; ++i)

@@ -8,7 +8,8 @@ std::size_t utf8_length(std::string_view text, std::size_t at) {
   if (b < 0x80) return 1;
   std::size_t n = 0;
   unsigned char lo = 0x80, hi = 0xbf;  // the second byte's range (excludes overlongs, surrogates, > U+10FFFF)
-  if (b >= 0xc2 && b <= 0xdf) n = 2;
+  if (b >= 0xc2 && b <= 0xdf)
+    n = 2;
   else if (b >= 0xe0 && b <= 0xef) {
     n = 3;
     if (b == 0xe0) lo = 0xa0;

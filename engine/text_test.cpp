@@ -51,28 +51,28 @@ TEST_CASE("quoted: the quote and the backslash are escaped", "[text]") {
 }
 
 TEST_CASE("quoted: valid UTF-8 characters are kept whole", "[text]") {
-  CHECK(quoted("\xd9\xa3") == "'\xd9\xa3'");                      // U+0663 ARABIC-INDIC DIGIT THREE
+  CHECK(quoted("\xd9\xa3") == "'\xd9\xa3'");                        // U+0663 ARABIC-INDIC DIGIT THREE
   CHECK(quoted("k\xc3\xa4yt\xc3\xa4") == "'k\xc3\xa4yt\xc3\xa4'");  // "käytä"
   CHECK(quoted("\xe2\x82\xac") == "'\xe2\x82\xac'");                // U+20AC euro sign
   CHECK(quoted("\xf0\x9f\x8e\xb2") == "'\xf0\x9f\x8e\xb2'");        // U+1F3B2 game die
 }
 
 TEST_CASE("quoted: invalid UTF-8 bytes are escaped one by one", "[text]") {
-  CHECK(quoted("\xd9") == "'\\xd9'");                  // a lone lead byte
-  CHECK(quoted("\xd9x") == "'\\xd9x'");                // a lead byte without its continuation
-  CHECK(quoted("\xa3") == "'\\xa3'");                  // a lone continuation byte
-  CHECK(quoted("\xff\xfe") == "'\\xff\\xfe'");         // never valid
-  CHECK(quoted("\xc0\xaf") == "'\\xc0\\xaf'");         // an overlong '/'
-  CHECK(quoted("\xed\xa0\x80") == "'\\xed\\xa0\\x80'");  // a UTF-16 surrogate
+  CHECK(quoted("\xd9") == "'\\xd9'");                             // a lone lead byte
+  CHECK(quoted("\xd9x") == "'\\xd9x'");                           // a lead byte without its continuation
+  CHECK(quoted("\xa3") == "'\\xa3'");                             // a lone continuation byte
+  CHECK(quoted("\xff\xfe") == "'\\xff\\xfe'");                    // never valid
+  CHECK(quoted("\xc0\xaf") == "'\\xc0\\xaf'");                    // an overlong '/'
+  CHECK(quoted("\xed\xa0\x80") == "'\\xed\\xa0\\x80'");           // a UTF-16 surrogate
   CHECK(quoted("\xf4\x90\x80\x80") == "'\\xf4\\x90\\x80\\x80'");  // beyond U+10FFFF
-  CHECK(quoted("\xe2\x82") == "'\\xe2\\x82'");         // a character cut short
+  CHECK(quoted("\xe2\x82") == "'\\xe2\\x82'");                    // a character cut short
 }
 
 TEST_CASE("quoted: C1 controls and Unicode line separators are escaped", "[text]") {
   CHECK(quoted("a\xc2\x85z") == "'a\\u0085z'");  // NEL
   CHECK(quoted("\xc2\x9b") == "'\\u009b'");      // CSI
   CHECK(quoted("a\xe2\x80\xa8z\xe2\x80\xa9") == "'a\\u2028z\\u2029'");
-  CHECK(quoted("\xc2\xa0") == "'\xc2\xa0'");     // no-break space is kept
+  CHECK(quoted("\xc2\xa0") == "'\xc2\xa0'");  // no-break space is kept
 }
 
 TEST_CASE("quoted: long input is cut at a character boundary with its full length", "[text]") {

@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <stdexcept>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace kalah::test {
@@ -25,8 +25,8 @@ struct CliResult {
 // pasted as is (quote it yourself).
 inline CliResult run_kalah_after(const std::string& prefix, const std::string& args) {
   static int counter = 0;
-  const std::string base = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
-                           "/kalah_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
+  const std::string base = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/kalah_cli_" +
+                           std::to_string(::getpid()) + "_" + std::to_string(counter++);
   const std::string cmd = prefix + " " + KALAH_BINARY + " " + args + " >" + base + ".out 2>" + base + ".err";
   const int status = std::system(cmd.c_str());
   CliResult r;

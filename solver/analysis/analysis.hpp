@@ -27,10 +27,10 @@ int value_after_sowing(const Board& b, int m, int pit, const Rules& rules, const
 int position_value(const Position& p, const Rules& rules, const Oracle& oracle);
 
 struct PositionSolution {
-  int value = 0;                  // final South minus North with perfect play
-  std::vector<int> best;          // best sowings (0-based) of the side to move; empty at the end
-  std::vector<SowingRecord> pv;   // a principal variation to the natural end (lowest best pit)
-  Position final_position;        // where the principal variation ends
+  int value = 0;                 // final South minus North with perfect play
+  std::vector<int> best;         // best sowings (0-based) of the side to move; empty at the end
+  std::vector<SowingRecord> pv;  // a principal variation to the natural end (lowest best pit)
+  Position final_position;       // where the principal variation ends
 };
 PositionSolution solve_position(const Position& p, const Rules& rules, const Oracle& oracle);
 // The same with a faster way to find the best sowings of a non-terminal board (ascending
@@ -50,13 +50,13 @@ struct TurnValue {
   int value = 0;          // South-minus-North margin with perfect play after the turn
 };
 struct Openings {
-  int value = 0;                     // value of the position
-  std::vector<SowingValue> moves;    // every first sowing
-  std::vector<TurnValue> turns;      // every complete first turn
+  int value = 0;                   // value of the position
+  std::vector<SowingValue> moves;  // every first sowing
+  std::vector<TurnValue> turns;    // every complete first turn
   // Pie rule (only from a start position): North keeps or swaps after South's first turn,
   // so the first player gets max over turns of -|turn value|.
-  std::optional<int> pie_value;                // the first player's margin under the pie rule
-  std::vector<std::vector<int>> balanced;      // the turns attaining it (most balanced openings)
+  std::optional<int> pie_value;            // the first player's margin under the pie rule
+  std::vector<std::vector<int>> balanced;  // the turns attaining it (most balanced openings)
 };
 Openings analyse_openings(const Position& p, const Rules& rules, const Oracle& oracle);
 // The same, filling `out` as it goes (the value, then the sowings in pit order, then the

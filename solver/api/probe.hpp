@@ -14,7 +14,7 @@ namespace kalah::api {
 
 struct ProbeReport {
   Position position;
-  Rules rules;           // the database's, or the ones asked for (same values)
+  Rules rules;            // the database's, or the ones asked for (same values)
   PositionSolution play;  // value (South minus North), best sowings, principal variation
   int remainder = 0;      // the mover's future store gain minus the opponent's
 };

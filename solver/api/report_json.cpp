@@ -66,7 +66,8 @@ Json solution_json(const Position& p, const Rules& rules, std::optional<int> val
 
 Json to_json(const SolveReport& r) {
   const bool play = !r.value_only && !r.interrupted;
-  Json j = solution_json(r.position, r.rules, known(r.interrupted, r.lower, r.upper, r.value), play ? &r.play : nullptr);
+  Json j =
+      solution_json(r.position, r.rules, known(r.interrupted, r.lower, r.upper, r.value), play ? &r.play : nullptr);
   j["value_only"] = r.value_only;
   if (r.value_without_pie) {
     j["value_without_pie"] = *r.value_without_pie;
@@ -111,7 +112,8 @@ Json to_json(const OpeningsReport& r) {
   j["value"] = value_or_null(known(r.interrupted, r.lower, r.upper, o.value));
   j["to_move"] = std::string(1, side_letter(r.position.to_move));
   Json moves = Json::array();
-  for (const SowingValue& m : o.moves) moves.push_back({{"pit", m.pit + 1}, {"value", m.value}, {"extra_turn", m.extra_turn}});
+  for (const SowingValue& m : o.moves)
+    moves.push_back({{"pit", m.pit + 1}, {"value", m.value}, {"extra_turn", m.extra_turn}});
   j["moves"] = moves;
   Json turns = Json::array();
   for (const TurnValue& t : o.turns) turns.push_back({{"pits", pits_json(t.pits)}, {"value", t.value}});
@@ -144,7 +146,8 @@ Json database_json(const std::string& dir, const DbScan& scan) {
   Json levels = Json::array();
   for (const DbLevelInfo& l : scan.levels) {
     bytes += l.bytes;
-    levels.push_back({{"level", l.level}, {"entries", l.header.entries}, {"bytes", l.bytes}, {"blocks", l.header.blocks}});
+    levels.push_back(
+        {{"level", l.level}, {"entries", l.header.entries}, {"bytes", l.bytes}, {"blocks", l.header.blocks}});
   }
   Json j;
   j["directory"] = dir;

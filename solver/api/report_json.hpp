@@ -6,11 +6,11 @@
 
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
-#include "solver/db/store.hpp"
 #include "solver/analysis/analysis.hpp"
 #include "solver/api/bench.hpp"
 #include "solver/api/probe.hpp"
 #include "solver/api/reports.hpp"
+#include "solver/db/store.hpp"
 
 namespace kalah::api {
 

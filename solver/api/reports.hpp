@@ -31,11 +31,11 @@ struct SearchStats {
   double value_seconds = 0;       // to the root's value alone
   std::uint64_t value_nodes = 0;
   int threads = 1;
-  std::uint64_t passes = 0;       // null-window passes
-  search::Estimate first_guess;   // MTD(f)'s first guess at the root
+  std::uint64_t passes = 0;      // null-window passes
+  search::Estimate first_guess;  // MTD(f)'s first guess at the root
   std::uint64_t table_bytes = 0, table_entries = 0, table_used = 0;
-  bool table_capped = false;      // smaller than asked: the problem has fewer boards
-  int db_max_seeds = -1;          // -1: no database
+  bool table_capped = false;  // smaller than asked: the problem has fewer boards
+  int db_max_seeds = -1;      // -1: no database
   double db_seconds = 0;
   std::string db_dir;
   double nodes_per_second() const { return search_seconds > 0 ? static_cast<double>(nodes) / search_seconds : 0; }
@@ -44,10 +44,10 @@ struct SearchStats {
 struct SolveReport {
   Position position;
   Rules rules;
-  bool value_only = false;   // best, pv and final position left out
-  int value = 0;             // the game's value (under the pie rule at a start: the pie value)
-  PositionSolution play;     // best sowings, principal variation (without the pie swap)
-  std::optional<int> value_without_pie;  // set when the pie rule made `value` differ in kind
+  bool value_only = false;                 // best, pv and final position left out
+  int value = 0;                           // the game's value (under the pie rule at a start: the pie value)
+  PositionSolution play;                   // best sowings, principal variation (without the pie swap)
+  std::optional<int> value_without_pie;    // set when the pie rule made `value` differ in kind
   std::vector<std::vector<int>> balanced;  // with the pie rule: the most balanced first turns
   bool interrupted = false;
   int lower = 0, upper = 0;  // bounds of the value when interrupted (else both = value)

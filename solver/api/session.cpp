@@ -13,8 +13,8 @@ namespace {
 
 void check_range(const char* what, long value, long low, long high) {
   if (value < low || value > high)
-    throw ConfigError(std::string(what) + " must be between " + std::to_string(low) + " and " +
-                      std::to_string(high) + ", not " + std::to_string(value));
+    throw ConfigError(std::string(what) + " must be between " + std::to_string(low) + " and " + std::to_string(high) +
+                      ", not " + std::to_string(value));
 }
 
 }  // namespace
@@ -66,8 +66,9 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
 
   if (!config_.database_dir.empty()) {
     const auto t1 = std::chrono::steady_clock::now();
-    database_ = std::make_shared<const EndgameDatabase>(EndgameDatabase::load(
-        config_.database_dir, config_.pits, config_.rules, config_.database_seeds, budget > 0 ? budget - table_bytes : 0));
+    database_ = std::make_shared<const EndgameDatabase>(EndgameDatabase::load(config_.database_dir, config_.pits,
+                                                                              config_.rules, config_.database_seeds,
+                                                                              budget > 0 ? budget - table_bytes : 0));
     database_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
   } else if (config_.database) {
     database_ = config_.database;

@@ -37,11 +37,11 @@ struct SessionConfig {
   int database_seeds = -1;  // load levels 0..this only (-1: every level the directory holds)
   std::shared_ptr<const EndgameDatabase> database;
   std::uint64_t table_bytes = std::uint64_t(1) << 30;  // asked for; capped to the problem
-  std::uint64_t memory_bytes = 0;  // for the table and the database together; 0: physical memory
-  int threads = 0;                 // 0: all cores
-  int table_seeds_above_db = 8;    // search::SolverOptions::table_seeds_above_db
-  std::function<void(const std::string&)> progress;  // a line per MTD(f) pass of a long value
-  const std::atomic<bool>* cancel = nullptr;  // once set, work stops with search::Interrupted
+  std::uint64_t memory_bytes = 0;                      // for the table and the database together; 0: physical memory
+  int threads = 0;                                     // 0: all cores
+  int table_seeds_above_db = 8;                        // search::SolverOptions::table_seeds_above_db
+  std::function<void(const std::string&)> progress;    // a line per MTD(f) pass of a long value
+  const std::atomic<bool>* cancel = nullptr;           // once set, work stops with search::Interrupted
 };
 
 class Session {
@@ -59,8 +59,8 @@ class Session {
 
   const EndgameDatabase* database() const { return database_.get(); }
   int database_seeds() const { return database_ ? database_->max_seeds() : -1; }  // -1: none
-  double database_seconds() const { return database_seconds_; }  // loading it
-  double open_seconds() const { return open_seconds_; }          // opening the session
+  double database_seconds() const { return database_seconds_; }                   // loading it
+  double open_seconds() const { return open_seconds_; }                           // opening the session
   // open_seconds() the first time, 0 after: a report's wall time includes opening the
   // session only if it is the session's first.
   double take_open_seconds() {

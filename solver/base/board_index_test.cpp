@@ -33,8 +33,8 @@ TEST_CASE("db index: round trip and order on every level", "[db][index]") {
         for (int i = 2 * m; i < 2 * kMaxPits; ++i) ok = ok && b.cells[i] == 0;
         ok = ok && sum == k && ix.index(b) == idx && ix.board(k, idx) == b;
         if (idx > 0)  // descending lexicographic order of the reversed cells
-          ok = ok && std::lexicographical_compare(b.cells.rbegin(), b.cells.rend(), prev.cells.rbegin(),
-                                                  prev.cells.rend());
+          ok = ok &&
+               std::lexicographical_compare(b.cells.rbegin(), b.cells.rend(), prev.cells.rbegin(), prev.cells.rend());
         prev = b;
         ++idx;
       } while (ok && ix.next(b));

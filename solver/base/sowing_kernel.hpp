@@ -29,7 +29,7 @@ namespace kalah::base {
 struct SowTables {
   int m = 0;
   int max_seeds = 0;
-  std::vector<u128> delta;          // [pit][c]
+  std::vector<u128> delta;           // [pit][c]
   std::vector<std::uint8_t> stored;  // [pit][c]
   std::vector<std::uint8_t> last;    // [pit][c]
   u128 capture_kill[32] = {};        // [last place]: ~(cells `last` and its facing cell), own pits only
@@ -108,7 +108,8 @@ struct Kernel {
   // Bit 8i+7 set for every non-empty pit i of the mover.
   static std::uint64_t nonempty_pits(u128 x) {
     constexpr std::uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL;
-    constexpr std::uint64_t kOwnHigh = M == 8 ? 0x8080808080808080ULL : (0x8080808080808080ULL & ((1ULL << (8 * M)) - 1));
+    constexpr std::uint64_t kOwnHigh =
+        M == 8 ? 0x8080808080808080ULL : (0x8080808080808080ULL & ((1ULL << (8 * M)) - 1));
     const std::uint64_t lo = static_cast<std::uint64_t>(x);
     return (((lo & kLow7) + kLow7) | lo) & kOwnHigh;
   }
@@ -125,8 +126,8 @@ struct Kernel {
       // Branch-free: extra turn, capture site and capture are data-dependent coin flips.
       alignas(16) std::uint8_t cells[16];
       std::memcpy(cells, &nb, sizeof cells);
-      const int lp = last & 15;                    // last < M matters; others are masked
-      const int opp = (kCells - 1 - last) & 15;    // the facing cell when last < M
+      const int lp = last & 15;                  // last < M matters; others are masked
+      const int opp = (kCells - 1 - last) & 15;  // the facing cell when last < M
       const int o = cells[opp];
       const bool cap = last < M && cells[lp] == 1 && (C == Capture::Empty || o > 0);
       nb &= cap ? tab.capture_kill[last] : ~u128(0);

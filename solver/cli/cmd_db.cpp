@@ -15,10 +15,10 @@
 #include "engine/notation.hpp"
 #include "engine/text.hpp"
 #include "solver/analysis/analysis.hpp"
-#include "solver/cli/commands.hpp"
 #include "solver/api/probe.hpp"
-#include "solver/api/session.hpp"
 #include "solver/api/report_json.hpp"
+#include "solver/api/session.hpp"
+#include "solver/cli/commands.hpp"
 #include "solver/cli/common.hpp"
 #include "solver/cli/interrupt.hpp"
 #include "solver/db/builder.hpp"
@@ -109,6 +109,7 @@ class Progress {
 
 int run_build(const Args& args) {
   po::options_description options("db build options");
+  // clang-format off
   options.add_options()
       ("pits,m", po::value<int>()->default_value(6), "pits a side (1..8)")
       ("max-seeds,S", po::value<int>()->required(), "largest number of seeds in the pits (levels 0..S)")
@@ -116,6 +117,7 @@ int run_build(const Args& args) {
       ("threads,t", po::value<int>()->default_value(0), "threads (0: all cores)")
       ("memory", po::value<std::string>(), "memory cap, e.g. 4G: refuse to start when the build needs more")
       ("compression", po::value<int>()->default_value(3), "zstd level (1..19)");
+  // clang-format on
   options.add(rule_options());
   po::variables_map vm;
   if (!parse_command("db build", "--pits M --max-seeds S --out DIR [rule options] [--threads T] [--memory SIZE]",
@@ -133,8 +135,8 @@ int run_build(const Args& args) {
   if (o.compression < 1 || o.compression > 19) throw UsageError("--compression must be 1..19");
   // Without --memory the cap is the machine's physical memory: a build that cannot fit is
   // refused up front instead of failing hours later.
-  o.memory_limit = vm.count("memory") ? parse_byte_size(vm["memory"].as<std::string>(), "memory")
-                                      : api::physical_memory_bytes();
+  o.memory_limit =
+      vm.count("memory") ? parse_byte_size(vm["memory"].as<std::string>(), "memory") : api::physical_memory_bytes();
   try {
     check_database_rules(o.rules);
   } catch (const std::invalid_argument& e) {
@@ -235,10 +237,12 @@ int run_info(const Args& args) {
             << "level          entries       bytes  blocks  bytes/entry\n";
   for (const auto& l : levels)
     std::cout << std::string(l.level < 10 ? 4 : 3, ' ') << l.level << std::string(1, ' ')
-              << std::string(16 - std::min<std::size_t>(16, group(l.header.entries).size()), ' ') << group(l.header.entries)
-              << std::string(12 - std::min<std::size_t>(12, group(l.bytes).size()), ' ') << group(l.bytes) << "  "
-              << std::string(6 - std::min<std::size_t>(6, std::to_string(l.header.blocks).size()), ' ') << l.header.blocks
-              << "  " << fixed(static_cast<double>(l.bytes) / static_cast<double>(l.header.entries), 4) << "\n";
+              << std::string(16 - std::min<std::size_t>(16, group(l.header.entries).size()), ' ')
+              << group(l.header.entries) << std::string(12 - std::min<std::size_t>(12, group(l.bytes).size()), ' ')
+              << group(l.bytes) << "  "
+              << std::string(6 - std::min<std::size_t>(6, std::to_string(l.header.blocks).size()), ' ')
+              << l.header.blocks << "  "
+              << fixed(static_cast<double>(l.bytes) / static_cast<double>(l.header.entries), 4) << "\n";
   return 0;
 }
 
@@ -310,8 +314,7 @@ int run_verify(const Args& args) {
 }  // namespace
 
 int run_db(const Args& args) {
-  static const char* usage =
-      "usage: kalah db <build|info|probe|verify> ...   (kalah db <subcommand> --help)";
+  static const char* usage = "usage: kalah db <build|info|probe|verify> ...   (kalah db <subcommand> --help)";
   if (args.empty()) throw UsageError(usage);
   const std::string sub = args[0];
   const Args rest(args.begin() + 1, args.end());

@@ -32,7 +32,8 @@ void print_text(const api::OpeningsReport& r) {
   for (const SowingValue& m : o.moves)
     std::cout << "  " << m.pit + 1 << ": " << signed_value(m.value) << (m.extra_turn ? "  (extra turn)" : "") << "\n";
   std::cout << "\ncomplete first turns (pits: value)\n";
-  for (const TurnValue& t : o.turns) std::cout << "  " << pits_text(t.pits, "-") << ": " << signed_value(t.value) << "\n";
+  for (const TurnValue& t : o.turns)
+    std::cout << "  " << pits_text(t.pits, "-") << ": " << signed_value(t.value) << "\n";
   std::cout << "\n";
   if (o.pie_value) {
     std::cout << "pie value " << signed_value(*o.pie_value)

@@ -25,7 +25,8 @@ std::string turn_summary(const ReplayedTurn& t) {
     relays += s.outcome.relays;
   }
   std::string text = "+" + std::to_string(stored) + " to " + side_name(t.side) + "'s store";
-  if (t.sowings.size() > 1) text += ", " + std::to_string(t.sowings.size() - 1) + " extra turn" + (t.sowings.size() > 2 ? "s" : "");
+  if (t.sowings.size() > 1)
+    text += ", " + std::to_string(t.sowings.size() - 1) + " extra turn" + (t.sowings.size() > 2 ? "s" : "");
   if (relays) text += ", " + std::to_string(relays) + " relay" + (relays > 1 ? "s" : "");
   if (captures) text += ", capture";
   return text;
@@ -87,7 +88,8 @@ void print_text(const Replay& r, const Rules& rules, Notation notation, const st
             << ascii_board(r.start, r.turns.empty() && r.over) << "\n";
   for (std::size_t i = 0; i < r.turns.size(); ++i) {
     const ReplayedTurn& t = r.turns[i];
-    std::cout << "turn " << t.number << "  " << side_name(t.side) << "  " << t.text << "  (" << turn_summary(t) << ")\n";
+    std::cout << "turn " << t.number << "  " << side_name(t.side) << "  " << t.text << "  (" << turn_summary(t)
+              << ")\n";
     for (const auto& w : t.warnings) std::cout << "warning   " << w << "\n";
     std::cout << ascii_board(t.after, r.over && i + 1 == r.turns.size()) << "\n";
   }
@@ -101,11 +103,13 @@ void print_text(const Replay& r, const Rules& rules, Notation notation, const st
 
 po::options_description replay_options() {
   po::options_description options("Replay options");
+  // clang-format off
   options.add_options()
       ("notation", po::value<std::string>()->default_value("finnish"), "finnish | irving")
       ("record", po::value<std::vector<std::string>>(),
        "the game record (usually given as positional arguments)")
       ("json", "print one JSON object instead of boards");
+  // clang-format on
   options.add(board_options(6, 4)).add(rule_options());
   return options;
 }
@@ -163,8 +167,9 @@ int run_replay(const Args& raw_args) {
   po::positional_options_description positional;
   positional.add("record", -1);
   po::variables_map vm;
-  if (!parse_command("replay", "[--pits M --seeds N | --position POS] [rule options] [--notation finnish|irving] "
-                               "[--json] RECORD",
+  if (!parse_command("replay",
+                     "[--pits M --seeds N | --position POS] [rule options] [--notation finnish|irving] "
+                     "[--json] RECORD",
                      options, args, vm, &positional))
     return 0;
   const Rules rules = rules_from(vm);

@@ -73,8 +73,9 @@ void print_text(const api::SolveReport& r) {
   std::cout << "time      " << s.seconds << " s\n";
   if (r.interrupted)
     std::cout << "interrupted"
-              << (r.lower < r.upper ? ": the value is not proven yet"
-                                    : ": the value is proven; the best sowings and the principal variation were cut short")
+              << (r.lower < r.upper
+                      ? ": the value is not proven yet"
+                      : ": the value is proven; the best sowings and the principal variation were cut short")
               << "\n";
 }
 

@@ -1,7 +1,6 @@
 #include "solver/cli/common.hpp"
 
 #include <cctype>
-
 #include <iostream>
 
 #include "engine/notation.hpp"
@@ -14,6 +13,7 @@ const char* const kEarlyEndNote =
 
 po::options_description rule_options() {
   po::options_description o("Rule options");
+  // clang-format off
   o.add_options()
       ("rules", po::value<std::string>()->default_value("standard"),
        "preset: standard | empty-capture | bga | relay (the options below override it)")
@@ -23,6 +23,7 @@ po::options_description rule_options() {
       ("early-end", "the game stops once a store holds more than half of all seeds")
       ("no-early-end", "turn early end off (e.g. for the bga and relay presets)")
       ("pie", "pie rule: North may swap sides after South's first turn");
+  // clang-format on
   return o;
 }
 
@@ -47,11 +48,13 @@ Rules rules_from(const po::variables_map& vm) {
 
 po::options_description board_options(int default_pits, int default_seeds) {
   po::options_description o("Board options");
+  // clang-format off
   o.add_options()
       ("pits,m", po::value<int>()->default_value(default_pits), "pits a side (1..8)")
       ("seeds,n", po::value<int>()->default_value(default_seeds), "seeds a pit at the start")
       ("position", po::value<std::string>(),
        "a position instead of the start: S1,..,Sm/N1,..,Nm/storeS/storeN/S|N");
+  // clang-format on
   return o;
 }
 
@@ -122,11 +125,16 @@ std::uint64_t parse_byte_size(const std::string& text, const std::string& option
   for (auto& ch : suffix) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   if (suffix.size() > 1 && (suffix.substr(1) == "B" || suffix.substr(1) == "IB")) suffix = suffix.substr(0, 1);
   double scale = 1;
-  if (suffix == "K") scale = 1024.0;
-  else if (suffix == "M") scale = 1024.0 * 1024;
-  else if (suffix == "G") scale = 1024.0 * 1024 * 1024;
-  else if (suffix == "T") scale = 1024.0 * 1024 * 1024 * 1024;
-  else if (!suffix.empty() && suffix != "B") used = 0;
+  if (suffix == "K")
+    scale = 1024.0;
+  else if (suffix == "M")
+    scale = 1024.0 * 1024;
+  else if (suffix == "G")
+    scale = 1024.0 * 1024 * 1024;
+  else if (suffix == "T")
+    scale = 1024.0 * 1024 * 1024 * 1024;
+  else if (!suffix.empty() && suffix != "B")
+    used = 0;
   if (used == 0 || !(v > 0) || v * scale > 1.8e19)
     throw UsageError("--" + option + ": " + kalah::quoted(text) + " is not a byte count (e.g. 4G, 512M, 1000000)");
   return static_cast<std::uint64_t>(v * scale);

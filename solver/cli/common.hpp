@@ -6,9 +6,9 @@
 #pragma once
 
 #include <boost/program_options.hpp>
-#include <optional>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>

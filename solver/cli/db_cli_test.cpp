@@ -3,8 +3,8 @@
 #include "testing/catch.hpp"
 
 #include "solver/db/format.hpp"
-#include "testing/scratch_dir.hpp"
 #include "testing/run_cli.hpp"
+#include "testing/scratch_dir.hpp"
 
 using kalah::test::json_int;
 using kalah::test::run_kalah;
@@ -39,7 +39,9 @@ TEST_CASE("db cli: build, info, probe agrees with solve, verify", "[db][cli]") {
     REQUIRE(p.exit_code == 0);
     REQUIRE(s.exit_code == 0);
     CHECK(json_int(p.out, "value") == json_int(s.out, "value"));
-    const auto best = [](const std::string& j) { return j.substr(j.find("\"best\":"), j.find(']', j.find("\"best\":")) - j.find("\"best\":")); };
+    const auto best = [](const std::string& j) {
+      return j.substr(j.find("\"best\":"), j.find(']', j.find("\"best\":")) - j.find("\"best\":"));
+    };
     CHECK(best(p.out) == best(s.out));
   }
   r = run_kalah("db verify " + d);
@@ -135,6 +137,5 @@ TEST_CASE("db cli: an interrupted build says where it resumes, exits 130", "[db]
   REQUIRE(info.exit_code == 0);
   CHECK(info.out.find("levels       0.." + std::to_string(resume - 1)) != std::string::npos);
   CHECK(info.out.find("manifest     manifest.json") != std::string::npos);
-  for (const auto& entry : std::filesystem::directory_iterator(dir.path))
-    CHECK(entry.path().extension() != ".tmp");
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path)) CHECK(entry.path().extension() != ".tmp");
 }

@@ -8,10 +8,10 @@
 
 #include "testing/run_cli.hpp"
 
-using kalah::test::run_kalah;
 using Catch::Matchers::Contains;
 using Catch::Matchers::EndsWith;
 using Catch::Matchers::StartsWith;
+using kalah::test::run_kalah;
 
 namespace {
 
@@ -76,16 +76,19 @@ TEST_CASE("error messages: an unexpected UTF-8 character in a record is shown wh
   const auto r = run_kalah("replay --notation irving \"$(printf '\\331\\243')\"");  // U+0663, two bytes
   CHECK(r.exit_code == 1);
   check_one_line_error(r);
-  CHECK(r.err ==
-        "kalah replay: turn 1 (\"\xd9\xa3\"): unexpected character '\xd9\xa3' (expected hole numbers 0..9 or 'swap')\n");
+  CHECK(
+      r.err ==
+      "kalah replay: turn 1 (\"\xd9\xa3\"): unexpected character '\xd9\xa3' (expected hole numbers 0..9 or 'swap')\n");
 }
 
-TEST_CASE("error messages: control characters and invalid bytes in a record are escaped, exit 1", "[cli][errors][replay]") {
+TEST_CASE("error messages: control characters and invalid bytes in a record are escaped, exit 1",
+          "[cli][errors][replay]") {
   const auto r = run_kalah("replay --notation irving \"$(printf '1-\\033[2J\\377')\"");
   CHECK(r.exit_code == 1);
   check_one_line_error(r);
-  CHECK(r.err == "kalah replay: turn 2 (\"\\x1b[2J\\xff\"): unexpected character '\\x1b' "
-                 "(expected hole numbers 0..9 or 'swap')\n");
+  CHECK(r.err ==
+        "kalah replay: turn 2 (\"\\x1b[2J\\xff\"): unexpected character '\\x1b' "
+        "(expected hole numbers 0..9 or 'swap')\n");
 }
 
 TEST_CASE("error messages: an over-long --rules value is cut, exit 2", "[cli][errors]") {

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "engine/text.hpp"
-#include "solver/cli/commands.hpp"
 #include "solver/api/session.hpp"
+#include "solver/cli/commands.hpp"
 #include "solver/cli/common.hpp"
 #include "solver/cli/interrupt.hpp"
 
@@ -31,7 +31,8 @@ void print_error(const std::string& message) { std::cerr << kalah::one_line(mess
 
 void print_usage(std::ostream& out) {
   out << "Usage: kalah <command> [options]   (kalah <command> --help for its options)\n\nCommands:\n";
-  for (const auto& c : kCommands) out << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.summary << "\n";
+  for (const auto& c : kCommands)
+    out << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.summary << "\n";
 }
 
 }  // namespace

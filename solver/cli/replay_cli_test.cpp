@@ -4,10 +4,10 @@
 
 #include "testing/run_cli.hpp"
 
-using kalah::test::run_kalah;
 using Catch::Matchers::Contains;
 using Catch::Matchers::EndsWith;
 using Catch::Matchers::StartsWith;
+using kalah::test::run_kalah;
 
 namespace {
 
@@ -29,7 +29,8 @@ TEST_CASE("replay CLI: the Finnish example as text", "[cli][replay]") {
   CHECK(r.err.empty());
   CHECK_THAT(r.out, Contains("turn 1  South  45  (+2 to South's store, 1 extra turn)"));
   CHECK_THAT(r.out, Contains("turn 8  North  561646562"));
-  CHECK_THAT(r.out, Contains("warning   turn 8 (\"561646562\"): the sowing of North pit 2 captures but is not marked '*'"));
+  CHECK_THAT(r.out,
+             Contains("warning   turn 8 (\"561646562\"): the sowing of North pit 2 captures but is not marked '*'"));
   CHECK_THAT(r.out, Contains("turn 11  South  656"));
   CHECK_THAT(r.out, Contains("final     South 12, North 24"));
   CHECK_THAT(r.out, Contains("North wins by 12"));
@@ -46,16 +47,22 @@ TEST_CASE("replay CLI: the Finnish example as JSON", "[cli][replay][json]") {
   CHECK_THAT(r.out, Contains("\"south\":12,\"north\":24,\"margin\":-12,\"winner\":\"north\""));
   CHECK_THAT(r.out, Contains("\"ended_early\":false"));
   CHECK_THAT(r.out, Contains("\"over\":true"));
-  CHECK_THAT(r.out, Contains("\"rules\":{\"preset\":\"custom\",\"sowing\":\"kalah\",\"capture\":\"nonempty\",\"end\":\"mover\""));
+  CHECK_THAT(
+      r.out,
+      Contains("\"rules\":{\"preset\":\"custom\",\"sowing\":\"kalah\",\"capture\":\"nonempty\",\"end\":\"mover\""));
   CHECK_THAT(r.out, Contains("{\"number\":1,\"side\":\"south\",\"text\":\"45\",\"swap\":false,\"pits\":[4,5],"
                              "\"capture\":false,\"position\":\"3,3,3,0,0,5/4,4,3,3,3,3/2/0/N\",\"warnings\":[]}"));
-  CHECK_THAT(r.out, Contains("\"warnings\":[\"turn 8 (\\\"561646562\\\"): the sowing of North pit 2 captures but is not marked '*'\"]}"));
+  CHECK_THAT(
+      r.out,
+      Contains(
+          "\"warnings\":[\"turn 8 (\\\"561646562\\\"): the sowing of North pit 2 captures but is not marked '*'\"]}"));
   CHECK_THAT(r.out, Contains("\"final_position\":\"0,0,0,0,0,0/0,0,0,0,0,0/12/24/"));
 }
 
 TEST_CASE("replay CLI: an Irving perfect game", "[cli][replay]") {
-  const auto r = run_kalah("replay --pits 6 --seeds 4 --rules empty-capture --notation irving --json "
-                           "25-10-3-3-5153-1-4-5-045-4-535452-53-4-1-3-2-0-54-1-3");
+  const auto r = run_kalah(
+      "replay --pits 6 --seeds 4 --rules empty-capture --notation irving --json "
+      "25-10-3-3-5153-1-4-5-045-4-535452-53-4-1-3-2-0-54-1-3");
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Contains("\"south\":29,\"north\":19,\"margin\":10,\"winner\":\"south\""));
   CHECK_THAT(r.out, Contains("\"warnings\":[]}"));
@@ -91,8 +98,9 @@ TEST_CASE("replay CLI: an illegal move exits 1 and names the turn and move", "[c
   CHECK(r.out.empty());
   CHECK(r.err == "kalah replay: turn 3 (\"4\"): South pit 4 is empty\n");
 
-  const auto typo = run_kalah("replay --pits 4 --seeds 6 --rules empty-capture --notation irving "
-                              "1-0-2-3-1330-01-2-2-21-201-2-23-3-23-230-32-32-12-1-0-32");
+  const auto typo = run_kalah(
+      "replay --pits 4 --seeds 6 --rules empty-capture --notation irving "
+      "1-0-2-3-1330-01-2-2-21-201-2-23-3-23-230-32-32-12-1-0-32");
   CHECK(typo.exit_code == 1);
   CHECK_THAT(typo.err, StartsWith("kalah replay: turn 10 (\"201\"): North hole 1 cannot follow North hole 0"));
   CHECK(lines(typo.err) == 1);

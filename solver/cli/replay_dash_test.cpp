@@ -6,9 +6,9 @@
 
 #include "testing/run_cli.hpp"
 
-using kalah::test::run_kalah;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
+using kalah::test::run_kalah;
 
 namespace {
 
@@ -66,7 +66,8 @@ TEST_CASE("replay dash: a valid record starting with '-' replays when North is t
   const auto marked = run_kalah("replay " + kNorthToMove + " -46, 1*-5");
   REQUIRE(marked.exit_code == 0);
   CHECK_THAT(marked.out, Contains("turn 1  North  46  (+2 to North's store, 1 extra turn)"));
-  CHECK_THAT(marked.out, Contains("warning   turn 2 (\"1*\"): the sowing of South pit 1 is marked '*' but captures nothing"));
+  CHECK_THAT(marked.out,
+             Contains("warning   turn 2 (\"1*\"): the sowing of South pit 1 is marked '*' but captures nothing"));
 }
 
 TEST_CASE("replay dash: options keep working around records that start with '-'", "[cli][replay]") {

@@ -35,17 +35,20 @@ TEST_CASE("cli search: solve agrees with --reference and keeps the JSON keys", "
     REQUIRE(fast.exit_code == 0);
     REQUIRE(ref.exit_code == 0);
     CHECK(int_field(fast.out, "value") == int_field(ref.out, "value"));
-    const auto best = [](const std::string& j) { return j.substr(j.find("\"best\":"), j.find("\"pv\":") - j.find("\"best\":")); };
+    const auto best = [](const std::string& j) {
+      return j.substr(j.find("\"best\":"), j.find("\"pv\":") - j.find("\"best\":"));
+    };
     CHECK(best(fast.out) == best(ref.out));
-    for (const char* key : {"position", "rules", "value", "result", "best", "pv", "pv_finnish", "final_position",
-                            "nodes", "seconds", "nodes_per_second", "threads", "passes", "table_bytes",
-                            "table_used", "db_max_seeds"})
+    for (const char* key :
+         {"position", "rules", "value", "result", "best", "pv", "pv_finnish", "final_position", "nodes", "seconds",
+          "nodes_per_second", "threads", "passes", "table_bytes", "table_used", "db_max_seeds"})
       CHECK(has_key(fast.out, key));
   }
 }
 
 TEST_CASE("cli search: solve --value-only gives the value and leaves out the play", "[cli][search]") {
-  for (const char* where : {"--pits 4 --seeds 3", "--position 0,2,1,0/1,0,3,1/7/9/N", "--position 0,0,0,0/1,0,0,0/3/4/S"}) {
+  for (const char* where :
+       {"--pits 4 --seeds 3", "--position 0,2,1,0/1,0,3,1/7/9/N", "--position 0,0,0,0/1,0,0,0/3/4/S"}) {
     INFO(where);
     const auto full = run_kalah(std::string("solve --tt-memory 16M --json ") + where);
     const auto alone = run_kalah(std::string("solve --tt-memory 16M --json --value-only ") + where);
@@ -89,8 +92,8 @@ TEST_CASE("cli search: solve from a position, text output", "[cli][search]") {
 TEST_CASE("cli search: openings JSON keys and the pie value", "[cli][search]") {
   const auto r = run_kalah("openings --pits 4 --seeds 3 --rules empty-capture --tt-memory 16M --json");
   REQUIRE(r.exit_code == 0);
-  for (const char* key : {"value", "moves", "pit", "turns", "pits", "pie_value", "balanced", "rules", "nodes",
-                          "seconds"})
+  for (const char* key :
+       {"value", "moves", "pit", "turns", "pits", "pie_value", "balanced", "rules", "nodes", "seconds"})
     CHECK(has_key(r.out, key));
   CHECK(int_field(r.out, "value") == 8);
   // Kalah(4,3), empty capture: first turns 1: -8, 2-1: -2, 2-3: +8, 2-4: +8, 3: 0, 4: -4
@@ -124,8 +127,8 @@ TEST_CASE("cli search: bad input gives one-line errors and exit codes", "[cli][s
       {"openings --pits 4 --seeds 2 --capture sometimes", 2},
       {"bench --threads 0", 2},
       // Sizes the library cannot serve are usage errors, not failures (defect: exit 1 before).
-      {"solve --pits 8 --seeds 12", 2},                      // keys wider than 63 bits
-      {"solve --pits 6 --seeds 6 --tt-memory 1K", 2},       // a table too small for exact keys
+      {"solve --pits 8 --seeds 12", 2},                                // keys wider than 63 bits
+      {"solve --pits 6 --seeds 6 --tt-memory 1K", 2},                  // a table too small for exact keys
       {"openings --pits 6 --seeds 4 --tt-memory 1G --memory 64M", 2},  // table over the budget
   };
   for (const Case& c : cases) {
@@ -141,8 +144,8 @@ TEST_CASE("cli search: bad input gives one-line errors and exit codes", "[cli][s
 // coreutils' timeout after a second, long before Kalah(6,4) is solved without a database).
 TEST_CASE("cli search: an interrupted solve prints its bounds and exits 130", "[cli][search]") {
   for (const char* format : {"", " --json"}) {
-    const auto r =
-        run_kalah_after("timeout --preserve-status -s INT 1", std::string("solve -m 6 -n 4 -t 1 --tt-memory 64M") + format);
+    const auto r = run_kalah_after("timeout --preserve-status -s INT 1",
+                                   std::string("solve -m 6 -n 4 -t 1 --tt-memory 64M") + format);
     INFO(r.out << r.err);
     CHECK(r.exit_code == 130);
     if (*format) {

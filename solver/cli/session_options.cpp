@@ -8,6 +8,7 @@ namespace kalah::cli {
 
 po::options_description search_options() {
   po::options_description o("Search options");
+  // clang-format off
   o.add_options()
       ("threads,t", po::value<int>()->default_value(0), "threads (0 = all cores)")
       ("tt-memory", po::value<std::string>()->default_value("1G"), "transposition table size (e.g. 256M, 2G)")
@@ -16,6 +17,7 @@ po::options_description search_options() {
       ("db-seeds", po::value<int>(), "load the database only up to this many seeds")
       ("tt-above-db", po::value<int>()->default_value(8),
        "boards fewer than this many seeds above the database bypass the table (0: none)");
+  // clang-format on
   return o;
 }
 

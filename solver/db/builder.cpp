@@ -149,31 +149,34 @@ void build_level_impl(const BoardIndexer& ix, int k, std::vector<LevelArray>& le
   std::vector<std::int8_t*> base;
   for (int j = 0; j <= k; ++j) base.push_back(levels[j].data());
   const std::uint64_t size = ix.count(k);
-  parallel_chunks(size, threads, k, progress, [&](std::uint64_t first, std::uint64_t end) {
-    // Software pipeline: boards are expanded (successor entries prefetched) kDepth boards
-    // ahead of being finished, so the cache misses of many boards overlap.
-    using Solver = LevelSolver<M, S, C, E>;
-    constexpr int kDepth = 8;
-    Solver solver(tab, k, base.data());
-    typename Solver::Expanded ring[kDepth];
-    int head = 0, pending = 0;
-    auto finish_one = [&](int slot) {
-      const auto& e = ring[slot];
-      if (solver.peek(e.idx) == LevelArray::kUnknown) solver.store(e.idx, solver.template finish<true>(e));
-    };
-    Board b = ix.board(k, first);
-    for (std::uint64_t idx = first; idx < end; ++idx, ix.next(b)) {
-      if (solver.peek(idx) != LevelArray::kUnknown) continue;
-      if (pending == kDepth) {
-        finish_one(head);
-        --pending;
-      }
-      solver.expand(base::to_bits(b), idx, ring[head]);
-      head = (head + 1) % kDepth;
-      ++pending;
-    }
-    for (int i = pending; i > 0; --i) finish_one((head - i + kDepth) % kDepth);
-  }, cancel);
+  parallel_chunks(
+      size, threads, k, progress,
+      [&](std::uint64_t first, std::uint64_t end) {
+        // Software pipeline: boards are expanded (successor entries prefetched) kDepth boards
+        // ahead of being finished, so the cache misses of many boards overlap.
+        using Solver = LevelSolver<M, S, C, E>;
+        constexpr int kDepth = 8;
+        Solver solver(tab, k, base.data());
+        typename Solver::Expanded ring[kDepth];
+        int head = 0, pending = 0;
+        auto finish_one = [&](int slot) {
+          const auto& e = ring[slot];
+          if (solver.peek(e.idx) == LevelArray::kUnknown) solver.store(e.idx, solver.template finish<true>(e));
+        };
+        Board b = ix.board(k, first);
+        for (std::uint64_t idx = first; idx < end; ++idx, ix.next(b)) {
+          if (solver.peek(idx) != LevelArray::kUnknown) continue;
+          if (pending == kDepth) {
+            finish_one(head);
+            --pending;
+          }
+          solver.expand(base::to_bits(b), idx, ring[head]);
+          head = (head + 1) % kDepth;
+          ++pending;
+        }
+        for (int i = pending; i > 0; --i) finish_one((head - i + kDepth) % kDepth);
+      },
+      cancel);
 }
 
 template <int M, Sowing S, Capture C, EndRule E>

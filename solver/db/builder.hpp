@@ -32,7 +32,8 @@ using LevelProgressFn = std::function<void(int k, std::uint64_t done, std::uint6
 
 // A level build stopped through its cancel flag: the level is incomplete (and not written).
 struct BuildInterrupted : std::runtime_error {
-  explicit BuildInterrupted(int k) : std::runtime_error("interrupted while building level " + std::to_string(k)), level(k) {}
+  explicit BuildInterrupted(int k)
+      : std::runtime_error("interrupted while building level " + std::to_string(k)), level(k) {}
   int level;
 };
 
@@ -42,14 +43,14 @@ void check_database_rules(const Rules& rules);
 // Compute level k into levels[k] (allocated by the caller with count(k) entries). Requires
 // levels[0..k) complete and k <= indexer.max_seeds(). threads <= 0: OpenMP's default. Once
 // *cancel is set the threads stop within a chunk and BuildInterrupted is thrown.
-void build_level(const BoardIndexer& indexer, const Rules& rules, int k, std::vector<LevelArray>& levels,
-                 int threads, const LevelProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
+void build_level(const BoardIndexer& indexer, const Rules& rules, int k, std::vector<LevelArray>& levels, int threads,
+                 const LevelProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
 // Re-derive every entry of level k from its successors in levels[0..k] and compare it with
 // the stored one. Returns the number of entries that differ (0 for a sound level); the
 // first bad index goes to *first_bad when given.
 std::uint64_t verify_level(const BoardIndexer& indexer, const Rules& rules, int k,
-                           const std::vector<LevelArray>& levels, int threads,
-                           std::uint64_t* first_bad = nullptr, const LevelProgressFn& progress = {});
+                           const std::vector<LevelArray>& levels, int threads, std::uint64_t* first_bad = nullptr,
+                           const LevelProgressFn& progress = {});
 
 }  // namespace kalah

@@ -62,7 +62,8 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
   if (memory_limit_bytes && ix.count_upto(max_seeds) > memory_limit_bytes)
     throw DatabaseError(dir.string() + ": levels 0.." + std::to_string(max_seeds) + " need " +
                         std::to_string(ix.count_upto(max_seeds)) + " bytes of memory, over the limit of " +
-                        std::to_string(memory_limit_bytes) + " (load fewer levels with --db-seeds; a search's table, --tt-memory, takes its share)");
+                        std::to_string(memory_limit_bytes) +
+                        " (load fewer levels with --db-seeds; a search's table, --tt-memory, takes its share)");
   std::vector<LevelArray> levels;
   for (int k = 0; k <= max_seeds; ++k) levels.push_back(dbfile::read_level(dir, pits, rules, k));
   return EndgameDatabase(pits, rules, std::move(levels));

@@ -51,8 +51,8 @@ class EndgameDatabase {
   // Load levels 0..max_seeds (all levels present when max_seeds < 0) from `dir`, checking
   // headers and checksums and that the files were built for `pits` and rules with the same
   // values as `rules`. memory_limit_bytes = 0: no limit. Throws DatabaseError.
-  static EndgameDatabase load(const std::filesystem::path& dir, int pits, const Rules& rules,
-                              int max_seeds = -1, std::size_t memory_limit_bytes = 0);
+  static EndgameDatabase load(const std::filesystem::path& dir, int pits, const Rules& rules, int max_seeds = -1,
+                              std::size_t memory_limit_bytes = 0);
 
   int pits() const { return pits_; }
   int max_seeds() const { return max_seeds_; }  // -1 when empty

@@ -183,7 +183,8 @@ TEST_CASE("db files: a resumed build is identical", "[db][files]") {
   CHECK(!std::filesystem::exists(partial));
   CHECK(all_files(dir.path, s) == reference);
   bool mentioned_rebuild = false;
-  for (const auto& n : notes) mentioned_rebuild = mentioned_rebuild || n.find("rebuilding level 7") != std::string::npos;
+  for (const auto& n : notes)
+    mentioned_rebuild = mentioned_rebuild || n.find("rebuilding level 7") != std::string::npos;
   CHECK(mentioned_rebuild);
 }
 

@@ -14,8 +14,8 @@
 #include <span>
 #include <vector>
 
-#include "solver/db/crc32c.hpp"
 #include "solver/base/board_index.hpp"
+#include "solver/db/crc32c.hpp"
 
 namespace kalah::dbfile {
 
@@ -25,7 +25,8 @@ namespace {
 
 template <class T>
 void put(std::vector<unsigned char>& out, std::size_t at, T v) {
-  for (std::size_t i = 0; i < sizeof(T); ++i) out[at + i] = static_cast<unsigned char>(static_cast<std::uint64_t>(v) >> (8 * i));
+  for (std::size_t i = 0; i < sizeof(T); ++i)
+    out[at + i] = static_cast<unsigned char>(static_cast<std::uint64_t>(v) >> (8 * i));
 }
 template <class T>
 T get(const unsigned char* p) {
@@ -91,14 +92,13 @@ struct BlockEntry {
 // `data` holds the file's first bytes, at least up to the end of the block table when the
 // file is that long; `size` is the file's real size.
 Header parse(const fs::path& file, const unsigned char* data, std::uint64_t size, std::vector<BlockEntry>* table) {
-  if (size < kHeaderSize)
-    fail(file, "truncated: " + std::to_string(size) + " bytes, shorter than the 64-byte header");
+  if (size < kHeaderSize) fail(file, "truncated: " + std::to_string(size) + " bytes, shorter than the 64-byte header");
   if (std::memcmp(data, kMagic, 8) != 0) fail(file, "not a Kalah database level file (bad magic)");
   Header h;
   h.version = get<std::uint32_t>(data + 8);
   if (h.version != kVersion)
-    fail(file, "format version " + std::to_string(h.version) + ", this program reads version " +
-                   std::to_string(kVersion));
+    fail(file,
+         "format version " + std::to_string(h.version) + ", this program reads version " + std::to_string(kVersion));
   if (get<std::uint32_t>(data + 60) != crc32c(data, 60)) fail(file, "header checksum mismatch (corrupt header)");
   if (get<std::uint32_t>(data + 12) != kHeaderSize) fail(file, "wrong header size");
   h.pits = data[16];
@@ -260,13 +260,15 @@ Header read_header(const fs::path& file, std::uint32_t* header_crc) {
   std::uint64_t size = 0;
   std::ifstream in = open_for_reading(file, size);
   std::vector<unsigned char> data(kHeaderSize, 0);
-  in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(std::min<std::uint64_t>(size, kHeaderSize)));
+  in.read(reinterpret_cast<char*>(data.data()),
+          static_cast<std::streamsize>(std::min<std::uint64_t>(size, kHeaderSize)));
   if (size >= kHeaderSize) {
     // Read the block table too (when the file has it) so that its checksum is checked.
     const std::uint64_t table_end = kHeaderSize + std::uint64_t(get<std::uint32_t>(data.data() + 36)) * kTableEntrySize;
     if (table_end <= size) {
       data.resize(static_cast<std::size_t>(table_end));
-      in.read(reinterpret_cast<char*>(data.data() + kHeaderSize), static_cast<std::streamsize>(table_end - kHeaderSize));
+      in.read(reinterpret_cast<char*>(data.data() + kHeaderSize),
+              static_cast<std::streamsize>(table_end - kHeaderSize));
     }
   }
   const Header h = parse(file, data.data(), size, nullptr);
@@ -279,11 +281,10 @@ LevelArray read_level(const fs::path& dir, int pits, const Rules& rules, int k, 
   const std::vector<unsigned char> data = slurp(file);
   std::vector<BlockEntry> table;
   const Header h = parse(file, data.data(), data.size(), &table);
-  if (h.pits != pits)
-    fail(file, "built for " + std::to_string(h.pits) + " pits a side, not " + std::to_string(pits));
+  if (h.pits != pits) fail(file, "built for " + std::to_string(h.pits) + " pits a side, not " + std::to_string(pits));
   if (!h.rules.same_values_as(rules))
-    fail(file, "built under rules '" + h.rules.describe() + "', which give different values from '" +
-                   rules.describe() + "'");
+    fail(file,
+         "built under rules '" + h.rules.describe() + "', which give different values from '" + rules.describe() + "'");
   if (h.level != k) fail(file, "holds level " + std::to_string(h.level) + ", expected " + std::to_string(k));
   const BoardIndexer ix(pits, k);
   if (h.entries != ix.count(k))

@@ -54,14 +54,13 @@ struct WriteStats {
 // a temporary file, fsync, rename, fsync of the directory. zstd level `compression`, blocks
 // compressed in parallel on `threads` threads. Throws DatabaseError on I/O failure, after
 // removing the temporary file (write, fsync, close or rename failed).
-WriteStats write_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k,
-                       const LevelArray& level, int threads = 0, int compression = 3);
+WriteStats write_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k, const LevelArray& level,
+                       int threads = 0, int compression = 3);
 
 // Write `parts`, one after the other, to `file` atomically: to file + ".tmp", fsync, rename
 // over `file`, fsync of the directory. On any failure (create, write, fsync, close, rename) the
 // temporary file is removed and DatabaseError names the file and the problem.
-void write_file_atomically(const std::filesystem::path& file,
-                           const std::vector<std::span<const unsigned char>>& parts);
+void write_file_atomically(const std::filesystem::path& file, const std::vector<std::span<const unsigned char>>& parts);
 
 // Read and check the header (and block table checksum) of a level file. Throws
 // DatabaseError naming the file and the problem. *header_crc, when given, receives the

@@ -59,7 +59,8 @@ void write_manifest(const fs::path& dir, const DbManifest& m) {
   j[kChecksumKey] = content_crc(j);
   const std::string text = j.dump(2) + "\n";
   dbfile::write_file_atomically(
-      manifest_path(dir), {std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(text.data()), text.size())});
+      manifest_path(dir),
+      {std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(text.data()), text.size())});
 }
 
 std::optional<DbManifest> read_manifest(const fs::path& dir) {
@@ -67,8 +68,7 @@ std::optional<DbManifest> read_manifest(const fs::path& dir) {
   std::error_code ec;
   const fs::file_status link = fs::symlink_status(file, ec);
   if (link.type() == fs::file_type::not_found) return std::nullopt;
-  if (!fs::exists(fs::status(file, ec)))
-    throw DatabaseError(file.string() + ": missing: a dangling symbolic link");
+  if (!fs::exists(fs::status(file, ec))) throw DatabaseError(file.string() + ": missing: a dangling symbolic link");
   if (!fs::is_regular_file(fs::status(file, ec))) throw DatabaseError(file.string() + ": not a regular file");
   std::ifstream in(file, std::ios::binary);
   std::stringstream text;

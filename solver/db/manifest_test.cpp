@@ -8,8 +8,8 @@
 #include "solver/db/format.hpp"
 #include "solver/db/manifest.hpp"
 #include "solver/db/store.hpp"
-#include "testing/scratch_dir.hpp"
 #include "testing/run_cli.hpp"
+#include "testing/scratch_dir.hpp"
 
 using namespace kalah;
 using kalah::test::run_kalah;

@@ -13,8 +13,8 @@
 #include <optional>
 #include <system_error>
 
-#include "solver/db/database.hpp"
 #include "solver/base/board_index.hpp"
+#include "solver/db/database.hpp"
 #include "solver/db/manifest.hpp"
 
 namespace kalah {
@@ -98,7 +98,8 @@ void require_level_file(const fs::path& file, const std::string& context) {
 // manifest records, the manifest's pits and rules.
 DbLevelInfo check_listed_level(const fs::path& dir, const DbManifest& m, int k) {
   const fs::path file = dbfile::level_path(dir, k);
-  const std::string listed = manifest_path(dir).filename().string() + " lists levels 0.." + std::to_string(m.max_seeds());
+  const std::string listed =
+      manifest_path(dir).filename().string() + " lists levels 0.." + std::to_string(m.max_seeds());
   require_level_file(file, std::string(k < m.max_seeds() ? ", but higher levels exist (" : " (") + listed +
                                "); run kalah db build with the database's options to rebuild it");
   DbLevelInfo info;
@@ -144,8 +145,8 @@ std::uint64_t level_bytes_estimate(std::uint64_t entries, std::uint64_t prev_ent
   if (entries % b) worst += ZSTD_compressBound(entries % b);
   std::uint64_t need = worst;
   if (prev_entries > 0 && prev_bytes > 0) {
-    const double est = 1.5 * static_cast<double>(prev_bytes) / static_cast<double>(prev_entries) *
-                       static_cast<double>(entries);
+    const double est =
+        1.5 * static_cast<double>(prev_bytes) / static_cast<double>(prev_entries) * static_cast<double>(entries);
     if (est < static_cast<double>(worst - frame)) need = frame + static_cast<std::uint64_t>(std::ceil(est));
   }
   return need + (std::uint64_t(1) << 20);
@@ -227,9 +228,10 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
     const std::uint64_t disk_need = level_bytes_estimate(ix.count(k), k > 0 ? ix.count(k - 1) : 0, prev_bytes);
     const std::uint64_t available = o.free_bytes ? o.free_bytes(dir) : filesystem_free_bytes(dir);
     if (disk_need > available)
-      throw DatabaseError(dir.string() + ": not enough free space to build level " + std::to_string(k) + ": its file needs about " +
-                          std::to_string(disk_need) + " bytes (" + mib(disk_need) + "), the filesystem has " + std::to_string(available) +
-                          " bytes (" + mib(available) + ") free; free some space and run the build again (it resumes)");
+      throw DatabaseError(dir.string() + ": not enough free space to build level " + std::to_string(k) +
+                          ": its file needs about " + std::to_string(disk_need) + " bytes (" + mib(disk_need) +
+                          "), the filesystem has " + std::to_string(available) + " bytes (" + mib(available) +
+                          ") free; free some space and run the build again (it resumes)");
     const auto t1 = std::chrono::steady_clock::now();
     levels.emplace_back(ix.count(k));
     try {
@@ -284,9 +286,9 @@ void check_database_dir(const fs::path& dir) {
   std::error_code ec;
   const fs::file_status st = fs::status(dir, ec);
   if (fs::is_directory(st)) return;
-  if (fs::exists(st)) throw DatabaseError(dir.string() + ": not a directory (a database is a directory of level files)");
-  if (st.type() == fs::file_type::none)
-    throw DatabaseError(dir.string() + ": cannot be accessed: " + ec.message());
+  if (fs::exists(st))
+    throw DatabaseError(dir.string() + ": not a directory (a database is a directory of level files)");
+  if (st.type() == fs::file_type::none) throw DatabaseError(dir.string() + ": cannot be accessed: " + ec.message());
   std::error_code lec;
   if (fs::is_symlink(fs::symlink_status(dir, lec)))
     throw DatabaseError(dir.string() + ": missing: a dangling symbolic link to " + link_target(dir));
@@ -315,11 +317,13 @@ std::vector<DbLevelInfo> scan_legacy(const fs::path& dir) {
     if (info.header.level != k)
       throw DatabaseError(file.string() + ": holds level " + std::to_string(info.header.level) + ", expected " +
                           std::to_string(k));
-    if (!out.empty() && (info.header.pits != out[0].header.pits || !(info.header.rules.same_values_as(out[0].header.rules))))
+    if (!out.empty() &&
+        (info.header.pits != out[0].header.pits || !(info.header.rules.same_values_as(out[0].header.rules))))
       throw DatabaseError(file.string() + ": pits or rules differ from " + out[0].file.filename().string());
     out.push_back(info);
   }
-  if (out.empty()) throw DatabaseError(dbfile::level_path(dir, 0).string() + ": missing (no database levels in " + dir.string() + ")");
+  if (out.empty())
+    throw DatabaseError(dbfile::level_path(dir, 0).string() + ": missing (no database levels in " + dir.string() + ")");
   // Levels are used from 0 up to the first missing one; a higher level beyond the gap means
   // the directory is damaged (or a build was interrupted and files removed by hand).
   for (int k = static_cast<int>(out.size()) + 1; k <= 255; ++k)

@@ -38,9 +38,9 @@ struct DbBuildOptions {
   int pits = 6;
   Rules rules;
   int max_seeds = 0;
-  int threads = 0;                  // <= 0: all cores (OpenMP default)
-  std::uint64_t memory_limit = 0;   // bytes; 0: no limit
-  int compression = 3;              // zstd level
+  int threads = 0;                 // <= 0: all cores (OpenMP default)
+  std::uint64_t memory_limit = 0;  // bytes; 0: no limit
+  int compression = 3;             // zstd level
   // Free space of the directory's filesystem, asked before each level is computed (tests
   // inject their own).
   std::function<std::uint64_t(const std::filesystem::path&)> free_bytes = filesystem_free_bytes;
@@ -52,7 +52,7 @@ struct DbBuildOptions {
 
 struct DbBuildEvents {
   std::function<void(const std::string&)> note;  // one-line messages (level reused, rebuilt, ...)
-  LevelProgressFn progress;                       // progress inside a level being built
+  LevelProgressFn progress;                      // progress inside a level being built
   std::function<void(int k, double seconds, std::uint64_t bytes)> level_done;  // level written
 };
 

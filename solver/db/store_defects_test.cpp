@@ -17,8 +17,8 @@
 #include "solver/db/database.hpp"
 #include "solver/db/format.hpp"
 #include "solver/db/store.hpp"
-#include "testing/scratch_dir.hpp"
 #include "testing/run_cli.hpp"
+#include "testing/scratch_dir.hpp"
 
 using namespace kalah;
 using kalah::test::CliResult;
@@ -53,10 +53,10 @@ DbBuildOptions options(int m, int s) {
 
 // `kalah <args>` run by `sh -c '<shell_prefix> exec kalah <args>'`, output captured.
 CliResult run_kalah_in_shell(const std::string& shell_prefix, const std::string& args) {
-  const std::string base = std::filesystem::temp_directory_path().string() + "/kalah_shell_" +
-                           std::to_string(::getpid());
-  const std::string cmd = "sh -c '" + shell_prefix + " exec " + KALAH_BINARY + " " + args + "' >" + base +
-                          ".out 2>" + base + ".err";
+  const std::string base =
+      std::filesystem::temp_directory_path().string() + "/kalah_shell_" + std::to_string(::getpid());
+  const std::string cmd =
+      "sh -c '" + shell_prefix + " exec " + KALAH_BINARY + " " + args + "' >" + base + ".out 2>" + base + ".err";
   const int status = std::system(cmd.c_str());
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -173,9 +173,9 @@ TEST_CASE("db store: a path that is not a directory is named as such", "[db][sto
   test::write_bytes(file, std::vector<char>(100, 'x'));
   const std::string f = file.string();
 
-  for (const std::string& cmd : {"db info " + f, "db info " + f + " --json", "db verify " + f,
-                                 "db probe " + f + " --position 1,1,1/1,1,1/0/0/S",
-                                 "solve -m 3 -n 1 --db " + f, "db build -m 3 -S 4 --out " + f}) {
+  for (const std::string& cmd :
+       {"db info " + f, "db info " + f + " --json", "db verify " + f, "db probe " + f + " --position 1,1,1/1,1,1/0/0/S",
+        "solve -m 3 -n 1 --db " + f, "db build -m 3 -S 4 --out " + f}) {
     INFO(cmd);
     const auto r = run_kalah(cmd);
     INFO(r.err);

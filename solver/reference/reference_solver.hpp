@@ -27,7 +27,7 @@ class ReferenceSolver {
   // Value of sowing `pit` from `b`, from b's mover's point of view (pit must be non-empty).
   int value_after(const Board& b, int pit);
 
-  std::uint64_t nodes() const { return nodes_; }     // boards expanded (memo misses)
+  std::uint64_t nodes() const { return nodes_; }  // boards expanded (memo misses)
   std::size_t memo_size() const { return memo_.size(); }
 
  private:

@@ -34,7 +34,9 @@ TEST_CASE("reference solver matches Irving et al.'s win/draw/loss table for m <=
 
 TEST_CASE("reference solver reproduces the printed margins it can reach", "[reference]") {
   const Rules rules = Rules::preset("empty-capture");
-  struct Case { int m, n, margin; };
+  struct Case {
+    int m, n, margin;
+  };
   // Table 9 of Irving et al. (the larger boards are left to the fast search's tests).
   const Case cases[] = {{4, 1, 2}, {4, 2, 6}, {4, 3, 8}, {5, 1, 0}, {5, 2, 0}, {6, 1, 2}};
   for (const auto& c : cases) {

@@ -4,14 +4,13 @@
 // lock-free transposition table, the endgame probe, the move generator's tables, the busy
 // marks of a parallel search and the stop flag of a parallel pass. A Searcher is one
 // thread's search with its own node counter. The search is compiled once per pit count and
-// rule set (solver/base/sowing_kernel.hpp's move generator, shared with the database builder). Values are remainder values
-// (engine/board.hpp): the mover's future store gain minus the opponent's, store-independent,
-// so the table stores them without the stores and any two paths to the same pits transpose.
+// rule set (solver/base/sowing_kernel.hpp's move generator, shared with the database builder). Values are remainder
+// values (engine/board.hpp): the mover's future store gain minus the opponent's, store-independent, so the table stores
+// them without the stores and any two paths to the same pits transpose.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
-
 #include <memory>
 
 #include "engine/board.hpp"
@@ -42,7 +41,7 @@ struct SearchContext {
   // children are mostly database hits and its subtree is small: searching it again costs
   // less than the table's cache and TLB misses (Kalah(6,5): 1.8x the nodes, 2.9x the rate).
   int table_min_seeds = 0;
-  std::atomic<bool> stop{false};  // set when a parallel pass is decided: searchers unwind
+  std::atomic<bool> stop{false};              // set when a parallel pass is decided: searchers unwind
   const std::atomic<bool>* cancel = nullptr;  // set from outside: every searcher unwinds
 
   bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }

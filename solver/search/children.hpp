@@ -25,8 +25,8 @@ struct Child {
   Board board;
   BoardKey::Split key{0, 0};
   int pit = 0;
-  int stored = 0;   // seeds the sowing put in the mover's store
-  int seeds = 0;    // seeds left in the pits
+  int stored = 0;  // seeds the sowing put in the mover's store
+  int seeds = 0;   // seeds left in the pits
   int lo = 0, hi = 0;
   int score = 0;
   bool extra = false;

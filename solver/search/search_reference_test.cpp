@@ -116,8 +116,7 @@ TEST_CASE("search: values with an endgame probe equal those without", "[search][
         Board b;
         if (!test::random_board(5, 4, 18, rules, rng, b)) continue;
         ++tested;
-        INFO("rules " << rules.describe() << " table from " << above << " seeds above the database, board "
-                      << tested);
+        INFO("rules " << rules.describe() << " table from " << above << " seeds above the database, board " << tested);
         REQUIRE(probed.value(b) == plain.value(b));
         if (tested % 5 == 0) REQUIRE(probed.best_sowings(b) == plain.best_sowings(b));
       }
@@ -147,8 +146,8 @@ TEST_CASE("search: published Irving et al. values (empty capture, either end)", 
   struct Published {
     int m, n, value;
   };
-  const Published table[] = {{4, 1, 2}, {4, 2, 6}, {4, 3, 8}, {4, 4, 2}, {4, 5, 2}, {4, 6, 0},
-                             {5, 1, 0}, {5, 2, 0}, {5, 3, 8}, {5, 4, 12}, {6, 1, 2}, {6, 2, 10}, {6, 3, 2}};
+  const Published table[] = {{4, 1, 2}, {4, 2, 6}, {4, 3, 8},  {4, 4, 2}, {4, 5, 2},  {4, 6, 0}, {5, 1, 0},
+                             {5, 2, 0}, {5, 3, 8}, {5, 4, 12}, {6, 1, 2}, {6, 2, 10}, {6, 3, 2}};
   const Rules rules = Rules::preset("empty-capture");
   for (const Published& p : table) {
     INFO("Kalah(" << p.m << "," << p.n << ")");

@@ -41,8 +41,8 @@ struct SolverOptions {
   // entries gets a smaller table: the smallest power-of-two number of buckets with an entry
   // for every such board (table_bytes() tells the size used).
   std::size_t table_bytes = std::size_t(256) << 20;
-  int threads = 1;            // <= 0: all cores (omp_get_max_threads)
-  EndgameProbe probe;         // no database by default
+  int threads = 1;     // <= 0: all cores (omp_get_max_threads)
+  EndgameProbe probe;  // no database by default
   // MTD(f)'s first guess for a board with many seeds above the database: a depth-limited
   // estimate (estimate.hpp) searching about this many nodes; 0: start from 0.
   std::uint64_t estimate_nodes = std::uint64_t(1) << 20;
@@ -92,7 +92,7 @@ class Solver {
 
   int pits() const { return ctx_.pits; }
   int threads() const { return threads_; }
-  std::uint64_t nodes() const;      // nodes searched so far, all threads, all calls
+  std::uint64_t nodes() const;                      // nodes searched so far, all threads, all calls
   std::uint64_t passes() const { return passes_; }  // MTD(f) passes so far
   // The first guess of the latest value() call that searched, and the estimate behind it
   // (depth 0 when the guess was 0, no estimate).

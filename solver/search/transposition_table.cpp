@@ -1,12 +1,12 @@
 #include "solver/search/transposition_table.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cassert>
 #include <cstdlib>
 #include <cstring>
 #include <new>
-
-#include <sys/mman.h>
 
 namespace kalah::search {
 
@@ -30,8 +30,7 @@ TranspositionTable::TranspositionTable(std::size_t bytes) {
 
 TranspositionTable::~TranspositionTable() { munmap(words_, bytes()); }
 
-void TranspositionTable::store(std::uint64_t index, std::uint64_t tag, int lower, int upper, int move,
-                               int work) {
+void TranspositionTable::store(std::uint64_t index, std::uint64_t tag, int lower, int upper, int move, int work) {
   assert(-255 <= lower && lower <= upper && upper <= 255);
   assert(index < buckets_ && (tag >> kTagBits) == 0);
   std::uint64_t* bucket = words_ + index * kBucketEntries;

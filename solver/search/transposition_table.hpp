@@ -48,7 +48,8 @@ class TranspositionTable {
   TableEntry probe(std::uint64_t index, std::uint64_t tag) const {
     const std::uint64_t* bucket = words_ + index * kBucketEntries;
     for (int i = 0; i < kBucketEntries; ++i) {
-      const std::uint64_t w = std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(bucket[i])).load(std::memory_order_relaxed);
+      const std::uint64_t w =
+          std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(bucket[i])).load(std::memory_order_relaxed);
       if ((w >> 28) == tag && w != 0) return decode(w);
     }
     return {};

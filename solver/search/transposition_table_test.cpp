@@ -46,7 +46,7 @@ TEST_CASE("table: every field survives a store and a probe", "[search][table]") 
 
 TEST_CASE("table: bounds of one board merge to the tightest", "[search][table]") {
   TranspositionTable table(4096);
-  table.store(3, 77, -4, 255, 2, 5);  // value >= -4
+  table.store(3, 77, -4, 255, 2, 5);   // value >= -4
   table.store(3, 77, -255, 6, -1, 3);  // value <= 6; no move: the old one stays
   TableEntry e = table.probe(3, 77);
   CHECK(e.lower == -4);
