@@ -5,14 +5,12 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <regex>
-#include <sstream>
 
 #include "solver/db/database.hpp"
 #include "solver/db/format.hpp"
@@ -21,8 +19,8 @@
 #include "testing/scratch_dir.hpp"
 
 using namespace kalah;
-using kalah::test::CliResult;
 using kalah::test::run_kalah;
+using kalah::test::run_kalah_after;
 using kalah::test::ScratchDir;
 
 namespace {
@@ -49,28 +47,6 @@ DbBuildOptions options(int m, int s) {
   o.max_seeds = s;
   o.threads = 2;
   return o;
-}
-
-// `kalah <args>` run by `sh -c '<shell_prefix> exec kalah <args>'`, output captured.
-CliResult run_kalah_in_shell(const std::string& shell_prefix, const std::string& args) {
-  const std::string base =
-      std::filesystem::temp_directory_path().string() + "/kalah_shell_" + std::to_string(::getpid());
-  const std::string cmd =
-      "sh -c '" + shell_prefix + " exec " + KALAH_BINARY + " " + args + "' >" + base + ".out 2>" + base + ".err";
-  const int status = std::system(cmd.c_str());
-  CliResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  auto slurp = [](const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  };
-  r.out = slurp(base + ".out");
-  r.err = slurp(base + ".err");
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
-  return r;
 }
 
 }  // namespace
@@ -143,7 +119,7 @@ TEST_CASE("db store: a level write that fails (file size limit) leaves no tempor
   const std::string d = dir.path.string();
   // At most 64 blocks (32 or 64 KiB, depending on the shell) for any file: the build fails
   // with EFBIG on the first level that is larger (SIGXFSZ ignored).
-  const auto r = run_kalah_in_shell("trap \"\" XFSZ; ulimit -f 64;", "db build -m 4 -S 16 --threads 2 --out " + d);
+  const auto r = run_kalah_after("trap \"\" XFSZ; ulimit -f 64;", "db build -m 4 -S 16 --threads 2 --out " + d);
   INFO(r.err);
   CHECK(r.exit_code == 1);
   REQUIRE(!r.err.empty());
