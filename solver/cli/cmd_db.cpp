@@ -316,7 +316,7 @@ int run_verify(const Args& args) {
 int run_db(const Args& args) {
   static const char* usage = "usage: kalah db <build|info|probe|verify> ...   (kalah db <subcommand> --help)";
   if (args.empty()) throw UsageError(usage);
-  const std::string sub = args[0];
+  const std::string& sub = args[0];
   const Args rest(args.begin() + 1, args.end());
   if (sub == "build") return run_build(rest);
   if (sub == "info") return run_info(rest);

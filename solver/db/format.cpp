@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <span>
+#include <system_error>
 #include <vector>
 
 #include "solver/base/board_index.hpp"
@@ -67,7 +68,7 @@ void write_all(int fd, const void* data, std::size_t size, const fs::path& file)
     const ssize_t n = ::write(fd, p, size);
     if (n < 0) {
       if (errno == EINTR) continue;
-      fail(file, std::string("write failed: ") + std::strerror(errno));
+      fail(file, std::string("write failed: ") + std::generic_category().message(errno));
     }
     p += n;
     size -= static_cast<std::size_t>(n);
@@ -229,7 +230,7 @@ void write_file_atomically(const fs::path& file, const std::vector<std::span<con
   fs::path tmp = file;
   tmp += ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail(tmp, std::string("cannot be created: ") + std::strerror(errno));
+  if (fd < 0) fail(tmp, std::string("cannot be created: ") + std::generic_category().message(errno));
   // Every failure from here on removes the temporary file: a full disk must not keep a
   // partial file (a retry would find even less space).
   try {
@@ -241,9 +242,10 @@ void write_file_atomically(const fs::path& file, const std::vector<std::span<con
   if (::fsync(fd) != 0) {
     const int err = errno;
     ::close(fd);
-    remove_and_throw(tmp, tmp.string() + ": fsync failed: " + std::strerror(err));
+    remove_and_throw(tmp, tmp.string() + ": fsync failed: " + std::generic_category().message(err));
   }
-  if (::close(fd) != 0) remove_and_throw(tmp, tmp.string() + ": close failed: " + std::strerror(errno));
+  if (::close(fd) != 0)
+    remove_and_throw(tmp, tmp.string() + ": close failed: " + std::generic_category().message(errno));
   std::error_code ec;
   fs::rename(tmp, file, ec);
   if (ec) remove_and_throw(tmp, file.string() + ": rename from the temporary file failed: " + ec.message());

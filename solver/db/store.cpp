@@ -43,7 +43,7 @@ class DirectoryLock {
   explicit DirectoryLock(const fs::path& dir) {
     const fs::path file = dir / ".lock";
     fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw DatabaseError(file.string() + ": cannot be opened: " + std::strerror(errno));
+    if (fd_ < 0) throw DatabaseError(file.string() + ": cannot be opened: " + std::generic_category().message(errno));
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       const int err = errno;
       std::string holder;
@@ -55,7 +55,7 @@ class DirectoryLock {
         throw DatabaseError(dir.string() + ": another kalah db build is running in this directory (" +
                             (holder.empty() ? std::string() : "pid " + holder + " ") + "holds its lock " +
                             file.string() + "); run this build again when it has finished");
-      throw DatabaseError(file.string() + ": cannot be locked: " + std::strerror(err));
+      throw DatabaseError(file.string() + ": cannot be locked: " + std::generic_category().message(err));
     }
     const std::string pid = std::to_string(::getpid()) + "\n";
     if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) < 0) {
@@ -125,7 +125,7 @@ DbLevelInfo check_listed_level(const fs::path& dir, const DbManifest& m, int k) 
 std::uint64_t filesystem_free_bytes(const fs::path& dir) {
   struct statvfs st {};
   if (::statvfs(dir.c_str(), &st) != 0)
-    throw DatabaseError(dir.string() + ": cannot query the free space: " + std::strerror(errno));
+    throw DatabaseError(dir.string() + ": cannot query the free space: " + std::generic_category().message(errno));
   return static_cast<std::uint64_t>(st.f_bavail) * st.f_frsize;
 }
 
