@@ -1,5 +1,7 @@
 #include "engine/text.hpp"
 
+#include <cstdio>
+
 namespace kalah {
 
 std::size_t utf8_length(std::string_view text, std::size_t at) {
@@ -96,6 +98,19 @@ std::string one_line(std::string_view message, std::size_t max_bytes) {
   if (out.size() <= max_bytes) return out;
   out.resize(cut);
   return out + "...";
+}
+
+std::string byte_text(std::uint64_t count) {
+  double bytes = static_cast<double>(count);
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) {
+    bytes /= 1024;
+    ++u;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : u <= 2 ? "%.1f %s" : "%.2f %s", bytes, units[u]);
+  return buf;
 }
 
 }  // namespace kalah

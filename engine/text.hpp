@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -28,5 +29,8 @@ std::string one_line(std::string_view message, std::size_t max_bytes);
 // The length in bytes of the valid UTF-8 character at text[at] (1..4), or 0 when the
 // byte there does not start one (an invalid byte). at < text.size().
 std::size_t utf8_length(std::string_view text, std::size_t at);
+
+// A byte count for people: "512 B", "848.5 KiB", "67.2 MiB", "14.30 GiB" (binary units).
+std::string byte_text(std::uint64_t bytes);
 
 }  // namespace kalah

@@ -158,6 +158,8 @@ Json database_json(const std::string& dir, const DbScan& scan) {
   j["bytes"] = bytes;
   j["format_version"] = h0.version;
   j["manifest"] = scan.has_manifest;
+  j["complete"] = !scan.incomplete();
+  j["target_max_seeds"] = scan.has_manifest ? scan.target_max_seeds : max_seeds;
   j["unused_levels"] = scan.unused_levels;
   j["levels"] = levels;
   return j;
@@ -178,6 +180,49 @@ Json to_json(const BenchReport& r) {
   j["seconds"] = r.seconds;
   j["nodes_per_second"] = r.seconds > 0 ? static_cast<double>(r.total_nodes) / r.seconds : 0.0;
   j["threads"] = r.threads;
+  return j;
+}
+
+namespace {
+std::string side_key(Side s) { return s == Side::South ? "south" : "north"; }
+}  // namespace
+
+Json replay_json(const Replay& r, const Rules& rules, Notation notation) {
+  const Position& f = r.final_position;
+  Json turns = Json::array();
+  for (const auto& t : r.turns) {
+    bool capture = false;
+    std::vector<int> pits;  // the sowings: pits of the side, in order
+    for (const auto& s : t.sowings) {
+      capture = capture || s.outcome.capture;
+      pits.push_back(s.pit);
+    }
+    turns.push_back({{"number", t.number},
+                     {"side", side_key(t.side)},
+                     {"text", t.text},
+                     {"swap", t.swap},
+                     {"pits", pits_json(pits)},
+                     {"capture", capture},
+                     {"position", t.after.to_text()},
+                     {"warnings", t.warnings}});
+  }
+  Json j;
+  j["start"] = r.start.to_text();
+  j["pits"] = r.start.pits;
+  j["rules"] = rules_json(rules);
+  j["notation"] = std::string(to_string(notation));
+  j["record_finnish"] = format_finnish(r);
+  j["record_irving"] = format_irving(r);
+  j["turns"] = turns;
+  j["final_position"] = f.to_text();
+  j["over"] = r.over;
+  j["ended_early"] = r.ended_early;
+  j["swapped"] = r.swapped;
+  j["south"] = f.store_of(Side::South);
+  j["north"] = f.store_of(Side::North);
+  j["margin"] = f.margin();
+  j["winner"] = !r.over ? Json(nullptr) : Json(f.margin() > 0 ? "south" : f.margin() < 0 ? "north" : "draw");
+  j["warnings"] = r.warnings;
   return j;
 }
 

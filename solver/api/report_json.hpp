@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/notation.hpp"
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
 #include "solver/analysis/analysis.hpp"
@@ -33,6 +34,8 @@ Json to_json(const SolveReport& report);
 Json to_json(const OpeningsReport& report);
 Json to_json(const BenchReport& report);
 Json to_json(const ProbeReport& report);
+// `kalah replay`: the game record replayed (docs/replay.md).
+Json replay_json(const Replay& replay, const Rules& rules, Notation notation);
 // `kalah db info`: what the database directory `dir` holds.
 Json database_json(const std::string& dir, const DbScan& scan);
 

@@ -104,6 +104,12 @@ SolveReport solve(Session& session, const Position& position, bool value_only) {
   } catch (const search::Interrupted&) {
     r.interrupted = true;  // the value is known; what came after it is cut short
     r.play = PositionSolution{};
+    if (r.rules.pie && position.is_start() && !r.value_without_pie) {
+      // The pie value was not reached: it lies in [-seeds, 0] (max over turns of -|value|).
+      r.value_without_pie = r.value;
+      r.lower = -position.total_seeds();
+      r.upper = 0;
+    }
   }
   r.play.value = r.value_without_pie.value_or(r.value);
   meter.fill(r.stats);

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include "engine/text.hpp"
+#include "solver/db/store.hpp"
 #include "solver/search/endgame_probe.hpp"
 
 namespace kalah::api {
@@ -23,18 +25,6 @@ std::uint64_t physical_memory_bytes() {
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page = sysconf(_SC_PAGESIZE);
   return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
-}
-
-std::string byte_text(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (bytes >= 1024 && u < 4) {
-    bytes /= 1024;
-    ++u;
-  }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
-  return buf;
 }
 
 Session::Session(SessionConfig config) : config_(std::move(config)) {
@@ -60,9 +50,8 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
     throw ConfigError(e.what());  // keys wider than 63 bits: the board is too large to search
   }
   if (budget > 0 && table_bytes >= budget)
-    throw ConfigError("a transposition table of " + byte_text(static_cast<double>(table_bytes)) +
-                      " does not fit in the memory budget of " + byte_text(static_cast<double>(budget)) +
-                      ": ask for a smaller table (--tt-memory)");
+    throw ConfigError("a transposition table of " + byte_text(table_bytes) + " does not fit in the memory budget of " +
+                      byte_text(budget) + ": ask for a smaller table (--tt-memory)");
 
   if (!config_.database_dir.empty()) {
     const auto t1 = std::chrono::steady_clock::now();
@@ -70,6 +59,8 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
                                                                               config_.rules, config_.database_seeds,
                                                                               budget > 0 ? budget - table_bytes : 0));
     database_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    if (const DbScan scan = inspect_database(config_.database_dir); scan.incomplete())
+      database_target_seeds_ = scan.target_max_seeds;
   } else if (config_.database) {
     database_ = config_.database;
     if (database_->pits() != config_.pits || !database_->rules().same_values_as(config_.rules))

@@ -60,7 +60,10 @@ class Session {
   const EndgameDatabase* database() const { return database_.get(); }
   int database_seeds() const { return database_ ? database_->max_seeds() : -1; }  // -1: none
   double database_seconds() const { return database_seconds_; }                   // loading it
-  double open_seconds() const { return open_seconds_; }                           // opening the session
+  // The database directory's build stopped part way: it holds levels 0..database_seeds(),
+  // its build set out to make levels 0..database_target_seeds() (-1: complete or in memory).
+  int database_target_seeds() const { return database_target_seeds_; }
+  double open_seconds() const { return open_seconds_; }  // opening the session
   // open_seconds() the first time, 0 after: a report's wall time includes opening the
   // session only if it is the session's first.
   double take_open_seconds() {
@@ -74,13 +77,12 @@ class Session {
   std::shared_ptr<const EndgameDatabase> database_;
   std::unique_ptr<search::Solver> solver_;
   double database_seconds_ = 0;
+  int database_target_seeds_ = -1;
   double open_seconds_ = 0;
   double open_seconds_unreported_ = 0;
 };
 
 // The machine's physical memory in bytes (0 if unknown): the default memory budget.
 std::uint64_t physical_memory_bytes();
-// "1.0 GiB", "512 MiB", "12 B".
-std::string byte_text(double bytes);
 
 }  // namespace kalah::api

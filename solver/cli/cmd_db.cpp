@@ -50,14 +50,6 @@ std::string clock_text(double seconds) {
   return buf;
 }
 
-std::string bytes_text(std::uint64_t b) {
-  const double v = static_cast<double>(b);
-  if (v >= 1024.0 * 1024 * 1024) return fixed(v / (1024.0 * 1024 * 1024), 2) + " GiB";
-  if (v >= 1024.0 * 1024) return fixed(v / (1024.0 * 1024), 1) + " MiB";
-  if (v >= 1024.0) return fixed(v / 1024.0, 1) + " KiB";
-  return std::to_string(b) + " B";
-}
-
 bool rules_given(const po::variables_map& vm) {
   for (const char* o : {"capture", "end", "sowing", "early-end", "no-early-end", "pie"})
     if (vm.count(o)) return true;
@@ -95,7 +87,7 @@ class Progress {
     if (tty_) std::fprintf(stderr, "\r%100s\r", "");
     std::fprintf(stderr, "  level %2d: %15s positions  %8.2f s  %8.2f M pos/s  %10s on disk\n", k,
                  group(ix_.count(k)).c_str(), seconds,
-                 seconds > 0 ? static_cast<double>(ix_.count(k)) / seconds / 1e6 : 0.0, bytes_text(bytes).c_str());
+                 seconds > 0 ? static_cast<double>(ix_.count(k)) / seconds / 1e6 : 0.0, byte_text(bytes).c_str());
   }
   double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count(); }
 
@@ -143,12 +135,22 @@ int run_build(const Args& args) {
     throw UsageError(e.what());
   }
   const std::string dir = vm["out"].as<std::string>();
-  const BoardIndexer ix(o.pits, o.max_seeds);
+  // Sizes and budgets the build cannot serve are usage errors, like a solve's (exit 2).
+  BoardIndexer ix;
+  try {
+    ix = BoardIndexer(o.pits, o.max_seeds);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string(e.what()) + ": lower --max-seeds");
+  }
   const std::uint64_t need = db_memory_needed(o.pits, o.max_seeds);
+  if (o.memory_limit && need > o.memory_limit)
+    throw UsageError("a database of " + std::to_string(o.max_seeds) + " seeds on " + std::to_string(o.pits) +
+                     " pits needs " + byte_text(need) + " of memory, over the limit of " + byte_text(o.memory_limit) +
+                     (vm.count("memory") ? " (--memory)" : " (this machine's memory)"));
   std::cerr << "kalah db build: " << o.pits << " pits, levels 0.." << o.max_seeds << " ("
             << group(ix.count_upto(o.max_seeds)) << " positions), rules " << rules_text(o.rules) << "\n"
-            << "  memory needed: " << bytes_text(need)
-            << (o.memory_limit ? " (limit " + bytes_text(o.memory_limit) + ")" : std::string()) << "\n";
+            << "  memory needed: " << byte_text(need)
+            << (o.memory_limit ? " (limit " + byte_text(o.memory_limit) + ")" : std::string()) << "\n";
   if (o.rules.pie) std::cerr << "  note: the pie rule does not affect endgame values; it is ignored\n";
 
   Progress progress(ix, o.max_seeds);
@@ -161,13 +163,16 @@ int run_build(const Args& args) {
   ev.progress = [&](int k, std::uint64_t done, std::uint64_t size) { progress.update(k, done, size); };
   ev.level_done = [&](int k, double s, std::uint64_t b) { progress.level_done(k, s, b); };
   o.cancel = interrupt_flag();
+  catch_interrupts();
   DbBuildSummary sum;
   try {
     sum = build_database(dir, o, ev);
   } catch (const BuildInterrupted& e) {
     progress.clear_line();
-    std::cerr << "interrupted while building level " << e.level << ": levels 0.." << e.level - 1
-              << " are complete on disk; run the same command again to resume from level " << e.level << "\n";
+    std::cerr << "interrupted while building level " << e.level << ": "
+              << (e.level > 0 ? "levels 0.." + std::to_string(e.level - 1) + " are complete on disk; "
+                              : std::string("no level is complete yet; "))
+              << "run the same command again to resume from level " << e.level << "\n";
     return interrupt_exit_code();
   }
 
@@ -178,9 +183,9 @@ int run_build(const Args& args) {
             << "levels       0.." << o.max_seeds << " (" << sum.levels_built << " built, " << sum.levels_reused
             << " reused)\n"
             << "positions    " << group(sum.positions) << "\n"
-            << "on disk      " << group(sum.bytes_on_disk) << " bytes (" << bytes_text(sum.bytes_on_disk) << "), "
+            << "on disk      " << group(sum.bytes_on_disk) << " bytes (" << byte_text(sum.bytes_on_disk) << "), "
             << fixed(bpp, 3) << " bytes a position, compression ratio " << fixed(1 / bpp, 2) << "\n"
-            << "memory       " << bytes_text(need) << "\n"
+            << "memory       " << byte_text(need) << "\n"
             << "time         " << fixed(sum.seconds, 2) << " s ("
             << fixed(static_cast<double>(sum.positions) / sum.seconds / 1e6, 2) << " M positions/s)\n";
   return 0;
@@ -213,7 +218,11 @@ int run_info(const Args& args) {
     return 0;
   }
   std::cout << "database     " << dir << "  (format version " << h0.version << ")\n";
-  if (scan.has_manifest)
+  if (scan.incomplete())
+    std::cout << "manifest     " << manifest_path(dir).filename().string() << ": levels 0.." << max_seeds << " of 0.."
+              << scan.target_max_seeds << ": incomplete (a build stopped part way); run kalah db build --max-seeds "
+              << scan.target_max_seeds << " again on it to finish\n";
+  else if (scan.has_manifest)
     std::cout << "manifest     " << manifest_path(dir).filename().string() << ": levels 0.." << max_seeds
               << ", every level file as it records\n";
   else
@@ -231,9 +240,9 @@ int run_info(const Args& args) {
             << "rules        " << rules_text(h0.rules) << "\n"
             << "levels       0.." << max_seeds << "\n"
             << "positions    " << group(positions) << "\n"
-            << "on disk      " << group(bytes) << " bytes (" << bytes_text(bytes) << "), "
+            << "on disk      " << group(bytes) << " bytes (" << byte_text(bytes) << "), "
             << fixed(static_cast<double>(bytes) / static_cast<double>(positions), 3) << " bytes a position\n"
-            << "memory       " << bytes_text(positions) << " to load every level\n\n"
+            << "memory       " << byte_text(positions) << " to load every level\n\n"
             << "level          entries       bytes  blocks  bytes/entry\n";
   for (const auto& l : levels)
     std::cout << std::string(l.level < 10 ? 4 : 3, ' ') << l.level << std::string(1, ' ')

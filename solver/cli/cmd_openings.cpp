@@ -66,6 +66,8 @@ int run_openings(const Args& args) {
   const Position start = position_from(vm);
   const int seeds = start.pit_seeds(Side::South) + start.pit_seeds(Side::North);
   api::Session session(session_config(vm, start.pits, rules, seeds));
+  note_database(session);
+  catch_interrupts();  // from here on Ctrl-C stops the search and reports
   const api::OpeningsReport report = api::openings(session, start);
   if (vm.count("json"))
     std::cout << api::json_text(api::to_json(report)) << "\n";

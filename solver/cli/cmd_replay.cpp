@@ -13,8 +13,6 @@ namespace kalah::cli {
 
 namespace {
 
-std::string side_key(Side s) { return s == Side::South ? "south" : "north"; }
-
 // What a turn did, for the line above its board: "+5 to South's store, capture".
 std::string turn_summary(const ReplayedTurn& t) {
   if (t.swap) return "pie rule: the players swap sides";
@@ -36,45 +34,6 @@ std::string ending_text(const Replay& r) {
   if (!r.over) return "the record stops before the end of the game (stores only; seeds remain in the pits)";
   if (r.ended_early) return "the game ended early: a store holds more than half of the seeds";
   return "the game is over";
-}
-
-void print_json(const Replay& r, const Rules& rules, Notation notation) {
-  const Position& f = r.final_position;
-  api::Json turns = api::Json::array();
-  for (const auto& t : r.turns) {
-    bool capture = false;
-    std::vector<int> pits;  // the sowings: pits of the side, in order
-    for (const auto& s : t.sowings) {
-      capture = capture || s.outcome.capture;
-      pits.push_back(s.pit);
-    }
-    turns.push_back({{"number", t.number},
-                     {"side", side_key(t.side)},
-                     {"text", t.text},
-                     {"swap", t.swap},
-                     {"pits", api::pits_json(pits)},
-                     {"capture", capture},
-                     {"position", t.after.to_text()},
-                     {"warnings", t.warnings}});
-  }
-  api::Json j;
-  j["start"] = r.start.to_text();
-  j["pits"] = r.start.pits;
-  j["rules"] = api::rules_json(rules);
-  j["notation"] = std::string(to_string(notation));
-  j["record_finnish"] = format_finnish(r);
-  j["record_irving"] = format_irving(r);
-  j["turns"] = turns;
-  j["final_position"] = f.to_text();
-  j["over"] = r.over;
-  j["ended_early"] = r.ended_early;
-  j["swapped"] = r.swapped;
-  j["south"] = f.store_of(Side::South);
-  j["north"] = f.store_of(Side::North);
-  j["margin"] = f.margin();
-  j["winner"] = !r.over ? api::Json(nullptr) : api::Json(f.margin() > 0 ? "south" : f.margin() < 0 ? "north" : "draw");
-  j["warnings"] = r.warnings;
-  std::cout << api::json_text(j) << "\n";
 }
 
 void print_text(const Replay& r, const Rules& rules, Notation notation, const std::string& record) {
@@ -186,7 +145,7 @@ int run_replay(const Args& raw_args) {
 
   const Replay r = replay(start, rules, notation, record);  // RecordError -> exit 1
   if (vm.count("json"))
-    print_json(r, rules, notation);
+    std::cout << api::json_text(api::replay_json(r, rules, notation)) << "\n";
   else
     print_text(r, rules, notation, record);
   return 0;

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "engine/notation.hpp"
+#include "engine/text.hpp"
 #include "solver/api/report_json.hpp"
 #include "solver/api/reports.hpp"
 #include "solver/cli/commands.hpp"
@@ -20,7 +21,8 @@ void print_text(const api::SolveReport& r) {
   const api::SearchStats& s = r.stats;
   std::cout << "position  " << r.position.to_text() << "\n"
             << "rules     " << rules_text(r.rules) << "\n";
-  if (r.interrupted && r.lower < r.upper) {
+  const bool bounds_only = r.interrupted && r.lower < r.upper;
+  if (bounds_only && !r.value_without_pie) {
     std::cout << "value     between " << signed_value(r.lower) << " and " << signed_value(r.upper)
               << " (interrupted: the bounds proven so far, South minus North"
               << (r.rules.pie ? ", without the pie rule" : "") << ")\n";
@@ -30,7 +32,10 @@ void print_text(const api::SolveReport& r) {
               << ", South minus North with perfect play" << (r.value_without_pie ? ", without the pie rule" : "")
               << ")\n";
   }
-  if (r.value_without_pie) {
+  if (r.value_without_pie && bounds_only) {
+    std::cout << "pie value between " << signed_value(r.lower) << " and " << signed_value(r.upper)
+              << " (interrupted before every first turn was valued)\n";
+  } else if (r.value_without_pie) {
     std::string balanced;
     for (const auto& turn : r.balanced) balanced += (balanced.empty() ? "" : ", ") + pits_text(turn, "-");
     std::cout << "pie value " << signed_value(r.value)
@@ -63,7 +68,7 @@ void print_text(const api::SolveReport& r) {
               << ")\n"
               << "threads   " << s.threads << "\n"
               << "table     " << s.table_used << " of " << s.table_entries << " entries used ("
-              << api::byte_text(static_cast<double>(s.table_bytes))
+              << byte_text(s.table_bytes)
               << (s.table_capped ? ", smaller than --tt-memory: enough for every board of the problem" : "") << ")\n"
               << "database  "
               << (s.db_max_seeds >= 0 ? s.db_dir + " (boards with at most " + std::to_string(s.db_max_seeds) + " seeds)"
@@ -103,6 +108,8 @@ int run_solve(const Args& args) {
     report = api::solve_with_reference(start, rules, value_only);
   } else {
     api::Session session(session_config(vm, start.pits, rules, seeds));
+    note_database(session);
+    catch_interrupts();  // from here on Ctrl-C stops the search and reports
     report = api::solve(session, start, value_only);
   }
   if (vm.count("json"))

@@ -43,6 +43,7 @@ void catch_interrupts() {
   struct sigaction action {};
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;  // system calls under way go on (file I/O, thread joins)
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
 }

@@ -9,7 +9,9 @@
 
 namespace kalah::cli {
 
-// Install the handlers (once, from main).
+// Install the handlers, from a command that polls interrupt_flag() from then on (solve and
+// openings once the session is open, db build); other commands keep the default action:
+// the process ends at once.
 void catch_interrupts();
 // The flag the handlers set.
 const std::atomic<bool>* interrupt_flag();

@@ -48,7 +48,6 @@ int main(int argc, char** argv) {
     return 0;
   }
   const kalah::cli::Args args(argv + 2, argv + argc);
-  kalah::cli::catch_interrupts();
   for (const auto& c : kCommands) {
     if (name != c.name) continue;
     try {

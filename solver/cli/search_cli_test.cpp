@@ -161,3 +161,11 @@ TEST_CASE("cli search: an interrupted solve prints its bounds and exits 130", "[
   CHECK(o.exit_code == 130);
   CHECK(o.out.find("interrupted") != std::string::npos);
 }
+
+// Commands that do not poll for Ctrl-C keep the default action: they end at once (here the
+// bench, which runs for seconds), instead of swallowing the signal.
+TEST_CASE("cli search: Ctrl-C ends commands that do not report bounds at once", "[cli][search]") {
+  const auto r = run_kalah_after("timeout --preserve-status -s INT 1", "bench");
+  CHECK(r.exit_code == 130);
+  CHECK(r.out.find("total nodes") == std::string::npos);
+}

@@ -27,18 +27,29 @@ api::SessionConfig session_config(const po::variables_map& vm, int pits, const R
   c.rules = rules;
   c.max_seeds = max_seeds;
   c.threads = vm["threads"].as<int>();
+  if (c.threads < 0 || c.threads > 1024) throw UsageError("--threads must be between 0 and 1024");
   c.table_bytes = parse_byte_size(vm["tt-memory"].as<std::string>(), "tt-memory");
   if (vm.count("memory")) c.memory_bytes = parse_byte_size(vm["memory"].as<std::string>(), "memory");
   c.table_seeds_above_db = vm["tt-above-db"].as<int>();
+  if (c.table_seeds_above_db < 0 || c.table_seeds_above_db > 255)
+    throw UsageError("--tt-above-db must be between 0 and 255");
   if (vm.count("db")) c.database_dir = vm["db"].as<std::string>();
   if (vm.count("db-seeds")) {
     if (!vm.count("db")) throw UsageError("--db-seeds needs --db DIR");
     c.database_seeds = vm["db-seeds"].as<int>();
-    if (c.database_seeds < 0) throw UsageError("--db-seeds must be >= 0");
+    if (c.database_seeds < 0 || c.database_seeds > 127) throw UsageError("--db-seeds must be between 0 and 127");
   }
   c.progress = [](const std::string& line) { std::cerr << "progress: " << line << std::endl; };
   c.cancel = interrupt_flag();
   return c;
+}
+
+void note_database(const api::Session& session) {
+  if (session.database_target_seeds() < 0) return;
+  std::cerr
+      << "note: the database " << session.config().database_dir << " is incomplete: levels 0.."
+      << session.database_seeds() << " of 0.." << session.database_target_seeds()
+      << " (its build stopped part way; run kalah db build again on it to finish); solving with the levels it has\n";
 }
 
 }  // namespace kalah::cli

@@ -15,4 +15,7 @@ po::options_description search_options();
 // Ctrl-C interrupts (interrupt.hpp). Throws UsageError for malformed values.
 api::SessionConfig session_config(const po::variables_map& vm, int pits, const Rules& rules, int max_seeds);
 
+// A note on stderr about the opened session's database when it deserves one (incomplete).
+void note_database(const api::Session& session);
+
 }  // namespace kalah::cli

@@ -75,7 +75,10 @@ class EndgameDatabase {
   }
 
   const BoardIndexer& indexer() const { return indexer_; }
-  const LevelArray& level(int k) const { return levels_[k]; }
+  const LevelArray& level(int k) const {
+    assert(0 <= k && k <= max_seeds_);
+    return levels_[k];
+  }
   std::uint64_t entries() const;  // boards stored, all levels
 
  private:

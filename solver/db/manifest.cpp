@@ -49,6 +49,7 @@ void write_manifest(const fs::path& dir, const DbManifest& m) {
                 {"early_end", m.rules.early_end},
                 {"pie", m.rules.pie}};
   j["max_seeds"] = m.max_seeds();
+  j["target_max_seeds"] = std::max(m.target_max_seeds, m.max_seeds());
   json levels = json::array();
   for (const auto& l : m.levels)
     levels.push_back({{"level", l.level},
@@ -111,6 +112,8 @@ std::optional<DbManifest> read_manifest(const fs::path& dir) {
       m.levels.push_back(level);
     }
     if (j.at("max_seeds").get<int>() != m.max_seeds()) damaged(file, "max_seeds disagrees with the levels");
+    m.target_max_seeds = j.at("target_max_seeds").get<int>();
+    if (m.target_max_seeds < m.max_seeds() || m.target_max_seeds > 127) damaged(file, "target_max_seeds out of range");
   } catch (const json::exception& e) {
     damaged(file, std::string("a field is missing or of the wrong type: ") + e.what());
   } catch (const std::invalid_argument& e) {

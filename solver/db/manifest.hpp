@@ -1,6 +1,8 @@
 // solver/db/manifest.hpp — the manifest of a database directory, "manifest.json": what a
-// build produced, written (atomically) by `kalah db build` after every level file is in
-// place. It names the file format version, the pit count, the rules (the fields of the level
+// build produced, written (atomically) by `kalah db build` after each level it adds and once
+// more at the end, so that it always lists exactly the complete levels on disk and the levels
+// the build set out to make (a build that died part way is "incomplete", not a smaller
+// database). It names the file format version, the pit count, the rules (the fields of the level
 // header), the levels 0..S and, for each level file, its size and the CRC-32C of its header
 // bytes 0..59, and carries a CRC-32C of its own content. With it a reader can tell a missing top
 // level (or a dangling link, or a replaced file) from a smaller database.
@@ -26,7 +28,9 @@ struct DbManifest {
   int pits = 0;
   Rules rules;                // as in the level headers
   std::vector<Level> levels;  // levels[k] describes level k, k = 0..S
+  int target_max_seeds = -1;  // the top level the build that wrote it set out to make
   int max_seeds() const { return static_cast<int>(levels.size()) - 1; }
+  bool complete() const { return target_max_seeds <= max_seeds(); }
 };
 
 inline constexpr std::uint32_t kManifestVersion = 1;

@@ -13,6 +13,7 @@
 #include <optional>
 #include <system_error>
 
+#include "engine/text.hpp"
 #include "solver/base/board_index.hpp"
 #include "solver/db/database.hpp"
 #include "solver/db/manifest.hpp"
@@ -27,12 +28,6 @@ std::uint64_t db_memory_needed(int pits, int max_seeds) {
 }
 
 namespace {
-
-std::string mib(std::uint64_t bytes) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
-  return buf;
-}
 
 // An exclusive flock on DIR/.lock for the life of the object. The kernel drops the lock when
 // the process ends, however it ends (kill -9 included), so a stale lock file is harmless and
@@ -160,8 +155,8 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
   const std::uint64_t need = db_memory_needed(o.pits, o.max_seeds);
   if (o.memory_limit && need > o.memory_limit)
     throw DatabaseError("a database of " + std::to_string(o.max_seeds) + " seeds on " + std::to_string(o.pits) +
-                        " pits needs " + mib(need) + " of memory, over the limit of " + mib(o.memory_limit) +
-                        " (--memory)");
+                        " pits needs " + byte_text(need) + " of memory, over the limit of " +
+                        byte_text(o.memory_limit) + " (--memory)");
   auto note = [&](const std::string& s) {
     if (events.note) events.note(s);
   };
@@ -194,6 +189,7 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
   std::vector<LevelArray> levels;
   std::uint64_t prev_bytes = 0;  // file size of level k - 1
   for (int k = 0; k <= o.max_seeds; ++k) {
+    if (o.cancel && o.cancel->load(std::memory_order_relaxed)) throw BuildInterrupted(k);
     const fs::path file = dbfile::level_path(dir, k);
     if (fs::exists(file, ec)) {
       // A readable header for other pits or rules: another database, never overwritten.
@@ -229,28 +225,24 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
     const std::uint64_t available = o.free_bytes ? o.free_bytes(dir) : filesystem_free_bytes(dir);
     if (disk_need > available)
       throw DatabaseError(dir.string() + ": not enough free space to build level " + std::to_string(k) +
-                          ": its file needs about " + std::to_string(disk_need) + " bytes (" + mib(disk_need) +
-                          "), the filesystem has " + std::to_string(available) + " bytes (" + mib(available) +
+                          ": its file needs about " + std::to_string(disk_need) + " bytes (" + byte_text(disk_need) +
+                          "), the filesystem has " + std::to_string(available) + " bytes (" + byte_text(available) +
                           ") free; free some space and run the build again (it resumes)");
     const auto t1 = std::chrono::steady_clock::now();
     levels.emplace_back(ix.count(k));
-    try {
-      build_level(ix, o.rules, k, levels, o.threads, events.progress, o.cancel);
-    } catch (const BuildInterrupted&) {
-      // Record the levels completed so far, unless an earlier manifest already lists more
-      // (an interrupted extension leaves the database as it was).
-      if (!manifest.levels.empty() && (!previous || previous->max_seeds() < manifest.max_seeds())) {
-        write_manifest(dir, manifest);
-        note("wrote " + manifest_path(dir).filename().string() + " (levels 0.." + std::to_string(manifest.max_seeds()) +
-             ", the levels complete so far)");
-      }
-      throw;
-    }
+    build_level(ix, o.rules, k, levels, o.threads, events.progress, o.cancel);
     const dbfile::WriteStats ws = dbfile::write_level(dir, o.pits, o.rules, k, levels[k], o.threads, o.compression);
     sum.bytes_on_disk += ws.bytes;
     prev_bytes = ws.bytes;
     manifest.levels.push_back({k, ws.bytes, ws.header_crc});
     ++sum.levels_built;
+    // Record each level beyond what an earlier manifest listed as soon as it is on disk, with
+    // the build's target: a build that dies later leaves an incomplete database, never one
+    // that looks finished and smaller.
+    if (!previous || k > previous->max_seeds()) {
+      manifest.target_max_seeds = std::max(o.max_seeds, previous ? previous->target_max_seeds : -1);
+      write_manifest(dir, manifest);
+    }
     if (events.level_done)
       events.level_done(k, std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count(), ws.bytes);
   }
@@ -275,6 +267,7 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
   if (manifest.max_seeds() == o.max_seeds && fs::exists(dbfile::level_path(dir, o.max_seeds + 1), ec))
     note(dbfile::level_path(dir, o.max_seeds + 1).filename().string() +
          " and above are not in the manifest and will not be used (build with a larger --max-seeds to include them)");
+  manifest.target_max_seeds = manifest.max_seeds();
   write_manifest(dir, manifest);
   note("wrote " + manifest_path(dir).filename().string() + " (levels 0.." + std::to_string(manifest.max_seeds()) + ")");
   sum.positions = ix.count_upto(o.max_seeds);
@@ -342,6 +335,7 @@ DbScan inspect_database(const fs::path& dir) {
   std::error_code ec;
   if (const std::optional<DbManifest> m = read_manifest(dir)) {
     scan.has_manifest = true;
+    scan.target_max_seeds = m->target_max_seeds;
     for (int k = 0; k <= m->max_seeds(); ++k) scan.levels.push_back(check_listed_level(dir, *m, k));
     for (int k = m->max_seeds() + 1; k <= 255; ++k)
       if (fs::exists(fs::symlink_status(dbfile::level_path(dir, k), ec))) scan.unused_levels.push_back(k);

@@ -90,7 +90,11 @@ struct DbLevelInfo {
 struct DbScan {
   std::vector<DbLevelInfo> levels;  // the levels in use, 0..S
   bool has_manifest = false;        // false: a directory built before manifests
-  std::vector<int> unused_levels;   // level files above the manifest's top (not used)
+  int target_max_seeds = -1;        // with a manifest: the top level its build set out to make
+  int max_seeds() const { return levels.back().level; }
+  // A build stopped part way (crash, full disk, Ctrl-C): fewer levels than it set out to make.
+  bool incomplete() const { return has_manifest && target_max_seeds > max_seeds(); }
+  std::vector<int> unused_levels;  // level files above the manifest's top (not used)
 };
 
 // Throws DatabaseError unless `dir` is a directory: "missing" when nothing is there, "not a

@@ -131,12 +131,20 @@ TEST_CASE("db store: a level write that fails (file size limit) leaves no tempor
   CHECK(failed > 5);
   CHECK(tmp_files(dir.path).empty());
   CHECK(!std::filesystem::exists(dbfile::level_path(dir.path, failed)));
-  CHECK(!std::filesystem::exists(dir.path / "manifest.json"));
+  // The manifest lists the complete levels and the build's target: an incomplete database,
+  // never one that looks finished and smaller.
+  CHECK(std::filesystem::exists(dir.path / "manifest.json"));
 
-  // The complete levels before it are intact: info shows them, verify passes, a build reuses them.
+  // The complete levels before it are intact: info shows them (incomplete), verify passes,
+  // solve says so, a build reuses them.
   auto info = run_kalah("db info " + d);
   CHECK(info.exit_code == 0);
   CHECK(info.out.find("levels       0.." + std::to_string(failed - 1) + "\n") != std::string::npos);
+  CHECK(info.out.find("incomplete") != std::string::npos);
+  CHECK(info.out.find("0..16") != std::string::npos);
+  const auto solve = run_kalah("solve --pits 4 --seeds 2 --tt-memory 16M --db " + d);
+  CHECK(solve.exit_code == 0);
+  CHECK(solve.err.find("incomplete") != std::string::npos);
   CHECK(run_kalah("db verify " + d).exit_code == 0);
   const auto again = run_kalah("db build -m 4 -S " + std::to_string(failed) + " --out " + d);
   CHECK(again.exit_code == 0);

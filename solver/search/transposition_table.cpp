@@ -44,6 +44,7 @@ void TranspositionTable::store(std::uint64_t index, std::uint64_t tag, int lower
       TableEntry e = decode(w);
       e.lower = std::max(e.lower, lower);
       e.upper = std::min(e.upper, upper);
+      assert(e.lower <= e.upper);  // two true bounds of one board cannot cross
       if (move >= 0) e.move = move;
       e.work = std::max(e.work, work);
       slot.store(encode(tag, e), std::memory_order_relaxed);
