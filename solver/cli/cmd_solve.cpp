@@ -56,11 +56,10 @@ void print_text(const api::SolveReport& r) {
   } else {
     const search::Estimate& guess = s.first_guess;
     std::cout << "nodes     " << s.nodes << "  (" << static_cast<unsigned long long>(s.nodes_per_second())
-              << " nodes/s, " << s.passes << " MTD(f) passes"
-              << (r.interrupted && r.lower < r.upper ? std::string()
-                                                     : "; the value alone: " + std::to_string(s.value_nodes) +
-                                                           " nodes, " + std::to_string(s.value_seconds) + " s")
-              << ")\n"
+              << " nodes/s, " << s.passes << " MTD(f) passes";
+    if (!(r.interrupted && r.lower < r.upper))
+      std::cout << "; the value alone: " << s.value_nodes << " nodes, " << s.value_seconds << " s";
+    std::cout << ")\n"
               << "guess     " << signed_value(guess.value) << "  (MTD(f)'s first guess for the root's remainder value"
               << (guess.depth ? ": an estimate " + std::to_string(guess.depth) + " sowings deep, " +
                                     std::to_string(guess.nodes) + " nodes"
