@@ -142,10 +142,8 @@ Json to_json(const ProbeReport& r) {
 Json database_json(const std::string& dir, const DbScan& scan) {
   const dbfile::Header& h0 = scan.levels.front().header;
   const int max_seeds = scan.levels.back().level;
-  std::uint64_t bytes = 0;
   Json levels = Json::array();
   for (const DbLevelInfo& l : scan.levels) {
-    bytes += l.bytes;
     levels.push_back(
         {{"level", l.level}, {"entries", l.header.entries}, {"bytes", l.bytes}, {"blocks", l.header.blocks}});
   }
@@ -154,8 +152,8 @@ Json database_json(const std::string& dir, const DbScan& scan) {
   j["pits"] = h0.pits;
   j["rules"] = rules_json(h0.rules);
   j["max_seeds"] = max_seeds;
-  j["positions"] = BoardIndexer(h0.pits, max_seeds).count_upto(max_seeds);
-  j["bytes"] = bytes;
+  j["positions"] = scan.positions();
+  j["bytes"] = scan.bytes();
   j["format_version"] = h0.version;
   j["manifest"] = scan.has_manifest;
   j["complete"] = !scan.incomplete();

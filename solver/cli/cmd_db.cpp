@@ -155,11 +155,8 @@ int run_build(const Args& args) {
 
   Progress progress(ix, o.max_seeds);
   DbBuildEvents ev;
-  ev.note = [&](const std::string& s) {
-    std::cerr << "  " << s << "\n";
-    if (s.rfind("level ", 0) == 0 && s.find(": reusing") != std::string::npos)
-      progress.level_skipped(std::stoi(s.substr(6)));
-  };
+  ev.note = [&](const std::string& s) { std::cerr << "  " << s << "\n"; };
+  ev.level_reused = [&](int k) { progress.level_skipped(k); };
   ev.progress = [&](int k, std::uint64_t done, std::uint64_t size) { progress.update(k, done, size); };
   ev.level_done = [&](int k, double s, std::uint64_t b) { progress.level_done(k, s, b); };
   o.cancel = interrupt_flag();
@@ -208,11 +205,9 @@ int run_info(const Args& args) {
   const DbScan scan = inspect_database(dir);
   const auto& levels = scan.levels;
   const auto& h0 = levels.front().header;
-  const int max_seeds = levels.back().level;
-  const BoardIndexer ix(h0.pits, max_seeds);
-  std::uint64_t bytes = 0;
-  for (const auto& l : levels) bytes += l.bytes;
-  const std::uint64_t positions = ix.count_upto(max_seeds);
+  const int max_seeds = scan.max_seeds();
+  const std::uint64_t bytes = scan.bytes();
+  const std::uint64_t positions = scan.positions();
   if (vm.count("json")) {
     std::cout << api::json_text(api::database_json(dir, scan)) << "\n";
     return 0;

@@ -214,6 +214,7 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
           manifest.levels.push_back({k, prev_bytes, header_crc});
           ++sum.levels_reused;
           note("level " + std::to_string(k) + ": reusing " + file.filename().string() + " (checksums verified)");
+          if (events.level_reused) events.level_reused(k);
           continue;
         } catch (const DatabaseError& e) {
           note(std::string(e.what()) + "; rebuilding level " + std::to_string(k));
@@ -343,6 +344,16 @@ DbScan inspect_database(const fs::path& dir) {
   }
   scan.levels = scan_legacy(dir);
   return scan;
+}
+
+std::uint64_t DbScan::bytes() const {
+  std::uint64_t total = 0;
+  for (const DbLevelInfo& l : levels) total += l.bytes;
+  return total;
+}
+
+std::uint64_t DbScan::positions() const {
+  return BoardIndexer(levels.front().header.pits, max_seeds()).count_upto(max_seeds());
 }
 
 std::vector<DbLevelInfo> scan_database(const fs::path& dir) { return inspect_database(dir).levels; }

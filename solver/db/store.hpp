@@ -52,6 +52,7 @@ struct DbBuildOptions {
 
 struct DbBuildEvents {
   std::function<void(const std::string&)> note;  // one-line messages (level reused, rebuilt, ...)
+  std::function<void(int k)> level_reused;       // level k was on disk and passed every check
   LevelProgressFn progress;                      // progress inside a level being built
   std::function<void(int k, double seconds, std::uint64_t bytes)> level_done;  // level written
 };
@@ -92,6 +93,8 @@ struct DbScan {
   bool has_manifest = false;        // false: a directory built before manifests
   int target_max_seeds = -1;        // with a manifest: the top level its build set out to make
   int max_seeds() const { return levels.back().level; }
+  std::uint64_t bytes() const;      // all level files in use
+  std::uint64_t positions() const;  // boards in levels 0..max_seeds()
   // A build stopped part way (crash, full disk, Ctrl-C): fewer levels than it set out to make.
   bool incomplete() const { return has_manifest && target_max_seeds > max_seeds(); }
   std::vector<int> unused_levels;  // level files above the manifest's top (not used)
