@@ -45,6 +45,16 @@ inline constexpr int value_through(int stored, bool extra_turn, int next_value) 
   return extra_turn ? stored + next_value : stored - next_value;
 }
 
+// A search window (alpha, beta) on the mover's value through that sowing, as the window on
+// the value of the board it leads to: shifted by the seeds banked, and negated and swapped
+// when the opponent moves there (value_through inverted).
+struct Window {
+  int alpha, beta;
+};
+inline constexpr Window window_through(int stored, bool extra_turn, int alpha, int beta) {
+  return extra_turn ? Window{alpha - stored, beta - stored} : Window{stored - beta, stored - alpha};
+}
+
 inline int side_seeds(const Board& b, int m, int side) {
   int s = 0;
   for (int i = 0; i < m; ++i) s += b.cells[side * m + i];

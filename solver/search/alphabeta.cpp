@@ -185,11 +185,8 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
       // its bounds still hold); a put-off child reads the table again (one below the table
       // reads nothing either way).
       const TableEntry* e = pass == 0 ? &child_entry[i] : nullptr;
-      // The window (a, b0) for the parent's value through the child, as a window for the
-      // child's own value (negated and swapped when the opponent moves there).
-      const int child_alpha = c.extra ? a - c.stored : c.stored - b0;
-      const int child_beta = c.extra ? b0 - c.stored : c.stored - a;
-      const int r = c.through(search_t<M, S, C, E>(c.board, c.seeds, c.key, e, child_alpha, child_beta));
+      const Window w = window_through(c.stored, c.extra, a, b0);
+      const int r = c.through(search_t<M, S, C, E>(c.board, c.seeds, c.key, e, w.alpha, w.beta));
       if (ctx.unwinding()) return 0;
       ++searched;
       if (r > best) {

@@ -43,10 +43,9 @@ class Estimator {
                             : probe_.value(base::from_bits(s.board), s.level);
       } else if (depth <= 1) {
         limited_ = true;
-      } else if (s.again) {
-        v = search(s.board, s.level, depth - 1, alpha - s.stored, beta - s.stored);
       } else {
-        v = search(s.board, s.level, depth - 1, s.stored - beta, s.stored - alpha);
+        const Window w = window_through(s.stored, s.again, alpha, beta);
+        v = search(s.board, s.level, depth - 1, w.alpha, w.beta);
       }
       const int through = value_through(s.stored, s.again, v);
       best = std::max(best, through);
