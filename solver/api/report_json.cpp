@@ -141,7 +141,7 @@ Json to_json(const ProbeReport& r) {
 
 Json database_json(const std::string& dir, const DbScan& scan) {
   const dbfile::Header& h0 = scan.levels.front().header;
-  const int max_seeds = scan.levels.back().level;
+  const int max_seeds = scan.max_seeds();
   Json levels = Json::array();
   for (const DbLevelInfo& l : scan.levels) {
     levels.push_back(

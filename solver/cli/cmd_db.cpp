@@ -135,7 +135,7 @@ int run_build(const Args& args) {
     throw UsageError(e.what());
   }
   const std::string dir = vm["out"].as<std::string>();
-  // Sizes and budgets the build cannot serve are usage errors, like a solve's (exit 2).
+  // Sizes the build cannot serve are usage errors, like a solve's (exit 2).
   BoardIndexer ix;
   try {
     ix = BoardIndexer(o.pits, o.max_seeds);
@@ -143,10 +143,6 @@ int run_build(const Args& args) {
     throw UsageError(std::string(e.what()) + ": lower --max-seeds");
   }
   const std::uint64_t need = db_memory_needed(o.pits, o.max_seeds);
-  if (o.memory_limit && need > o.memory_limit)
-    throw UsageError("a database of " + std::to_string(o.max_seeds) + " seeds on " + std::to_string(o.pits) +
-                     " pits needs " + byte_text(need) + " of memory, over the limit of " + byte_text(o.memory_limit) +
-                     (vm.count("memory") ? " (--memory)" : " (this machine's memory)"));
   std::cerr << "kalah db build: " << o.pits << " pits, levels 0.." << o.max_seeds << " ("
             << group(ix.count_upto(o.max_seeds)) << " positions), rules " << rules_text(o.rules) << "\n"
             << "  memory needed: " << byte_text(need)
@@ -164,6 +160,8 @@ int run_build(const Args& args) {
   DbBuildSummary sum;
   try {
     sum = build_database(dir, o, ev);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());  // a size or memory need the build cannot serve: exit 2, nothing touched
   } catch (const BuildInterrupted& e) {
     progress.clear_line();
     std::cerr << "interrupted while building level " << e.level << ": "

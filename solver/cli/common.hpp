@@ -15,7 +15,6 @@
 
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
-#include "solver/analysis/analysis.hpp"
 
 namespace kalah::cli {
 

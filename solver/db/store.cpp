@@ -154,9 +154,9 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
   const BoardIndexer ix(o.pits, o.max_seeds);
   const std::uint64_t need = db_memory_needed(o.pits, o.max_seeds);
   if (o.memory_limit && need > o.memory_limit)
-    throw DatabaseError("a database of " + std::to_string(o.max_seeds) + " seeds on " + std::to_string(o.pits) +
-                        " pits needs " + byte_text(need) + " of memory, over the limit of " +
-                        byte_text(o.memory_limit) + " (--memory)");
+    throw std::invalid_argument("a database of " + std::to_string(o.max_seeds) + " seeds on " + std::to_string(o.pits) +
+                                " pits needs " + byte_text(need) + " of memory, over the limit of " +
+                                byte_text(o.memory_limit) + " (--memory)");
   auto note = [&](const std::string& s) {
     if (events.note) events.note(s);
   };

@@ -70,7 +70,8 @@ struct DbBuildSummary {
 std::uint64_t db_memory_needed(int pits, int max_seeds);
 
 // Build (or resume) the database in `dir` (created if missing). Throws std::invalid_argument
-// for early end, DatabaseError when the memory need exceeds the limit, when another build
+// for what the build cannot serve (early end, a size out of range, a memory need over the
+// limit: checked before anything is touched), DatabaseError when another build
 // holds the directory's lock, when the filesystem lacks the room for a level (checked before
 // computing it), when `dir` holds a database for other rules or another pit count, or on I/O
 // errors. Levels above max_seeds that the directory's previous manifest listed, and whose

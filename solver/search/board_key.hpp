@@ -28,7 +28,7 @@ class BoardKey {
   BoardKey() = default;
   // Keys for boards of `pits` pits a side holding at most `max_seeds` seeds in the pits.
   // Throws std::length_error when the key space exceeds 63 bits.
-  BoardKey(int pits, int max_seeds) : max_seeds_(max_seeds) {
+  BoardKey(int pits, int max_seeds) {
     try {
       rank_ = BoardIndexer(pits, max_seeds);
     } catch (const std::invalid_argument&) {
@@ -43,7 +43,7 @@ class BoardKey {
   }
 
   int bits() const { return bits_; }
-  int max_seeds() const { return max_seeds_; }
+  int max_seeds() const { return rank_.max_seeds(); }
   // Boards with at most max_seeds seeds in the pits, C(max_seeds + 2m, 2m): the most a
   // transposition table can ever hold.
   std::uint64_t boards() const { return boards_; }
@@ -79,7 +79,6 @@ class BoardKey {
 
  private:
   BoardIndexer rank_;
-  int max_seeds_ = 0;
   int bits_ = 1;
   std::uint64_t mask_ = 1;
   std::uint64_t boards_ = 1;
