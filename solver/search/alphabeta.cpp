@@ -33,15 +33,16 @@ class BusyMark {
 };
 }  // namespace
 
-int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta) {
+int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int depth) {
+  assert(depth >= 1);
   return base::dispatch(ctx_->pits, ctx_->rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
-    return search_t<M, S, C, E>(b, k, key, nullptr, alpha, beta);
+    return search_t<M, S, C, E>(b, k, key, nullptr, alpha, beta, depth);
   });
 }
 
 template <int M, Sowing S, Capture C, EndRule E>
 int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const TableEntry* known_in, int alpha,
-                       int beta) {
+                       int beta, int depth) {
   static_assert(M >= 1 && M <= kMaxPits);
   using Kernel = base::Kernel<M, S, C, E>;
   assert(alpha < beta);
@@ -55,6 +56,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   TranspositionTable& table = *ctx.table;
   const int index_bits = table.index_bits();
   const std::uint64_t nodes_before = nodes_++;
+  const std::uint64_t horizon_before = horizon_;
 
   // What is known before looking at the children (a board below table_min_seeds is not in
   // the table and its key is not computed).
@@ -184,10 +186,16 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
       // The entry read above (possibly out of date after the earlier children's searches:
       // its bounds still hold); a put-off child reads the table again (one below the table
       // reads nothing either way).
-      const TableEntry* e = pass == 0 ? &child_entry[i] : nullptr;
-      const Window w = window_through(c.stored, c.extra, a, b0);
-      const int r = c.through(search_t<M, S, C, E>(c.board, c.seeds, c.key, e, w.alpha, w.beta));
-      if (ctx.unwinding()) return 0;
+      int r;
+      if (depth <= 1) {  // the horizon of a shallow search: 0 within the child's known bounds
+        r = std::clamp(c.through(0), c.lo, c.hi);
+        ++horizon_;
+      } else {
+        const TableEntry* e = pass == 0 ? &child_entry[i] : nullptr;
+        const Window w = window_through(c.stored, c.extra, a, b0);
+        r = c.through(search_t<M, S, C, E>(c.board, c.seeds, c.key, e, w.alpha, w.beta, depth - 1));
+        if (ctx.unwinding()) return 0;
+      }
       ++searched;
       if (r > best) {
         best = r;
@@ -197,6 +205,10 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
     }
   }
 
+  if (horizon_ != horizon_before) {  // an estimate: keep only the sowing for move ordering
+    if (tabled && best_move >= 0) table.store(key.index, key.tag, -255, 255, best_move, 0);
+    return best;
+  }
   const int work = static_cast<int>(std::bit_width(nodes_ - nodes_before));
   if (best >= b0) {
     best = round_up(best, k);

@@ -62,9 +62,17 @@ class Searcher {
   // The bounds proven are stored in the table. If ctx.stop or ctx.cancel becomes set the
   // search unwinds with a meaningless result and stores nothing more for the nodes it
   // abandons.
-  int search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta);
+  //
+  // With depth < kFullDepth the search looks only `depth` sowings ahead (a shallow pass of
+  // iterative deepening): an open board at the horizon counts as worth 0 within its known
+  // bounds. Results that depended on such a board are estimates, not bounds: the table then
+  // gets only the best sowing found (for move ordering), never bounds.
+  static constexpr int kFullDepth = 1 << 20;
+  int search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int depth = kFullDepth);
 
   std::uint64_t nodes() const { return nodes_; }
+  // Boards met at the horizon of shallow searches so far (0 after full-depth searches only).
+  std::uint64_t horizon_boards() const { return horizon_; }
   void reset_nodes() { nodes_ = 0; }
 
  private:
@@ -72,11 +80,13 @@ class Searcher {
   // ctx.rules; `known` is what the table held for b (possibly stale: its bounds are still
   // true), nullptr to read it here.
   template <int M, Sowing S, Capture C, EndRule E>
-  int search_t(const Board& b, int k, const BoardKey::Split& key, const TableEntry* known, int alpha, int beta);
+  int search_t(const Board& b, int k, const BoardKey::Split& key, const TableEntry* known, int alpha, int beta,
+               int depth);
 
   SearchContext* ctx_;
   int thread_;
   std::uint64_t nodes_ = 0;
+  std::uint64_t horizon_ = 0;
 };
 
 }  // namespace kalah::search

@@ -183,3 +183,39 @@ TEST_CASE("search: with the endgame database (solver/db) values equal those with
     }
   }
 }
+
+TEST_CASE("search: iterative deepening's shallow passes leave only move hints (values unchanged)", "[search]") {
+  // Shallow values are estimates: were one stored as a bound, some value below would be
+  // wrong. Deep iterations on a tiny table (hints replacing proven entries and back) and a
+  // table big enough to keep everything, 1 and 2 threads, against no deepening at all.
+  std::mt19937 rng(77);
+  for (const Rules& rules : all_value_rules()) {
+    const EndgameDatabase db = EndgameDatabase::build_in_memory(5, rules, 8, 2);
+    search::SolverOptions off = small_table(1);
+    off.probe = search::database_probe(db);
+    off.deepening_step = 0;
+    search::Solver plain(5, rules, 18, off);
+    for (const std::size_t table : {std::size_t(4096), std::size_t(4) << 20}) {
+      for (int threads : {1, 2}) {
+        search::SolverOptions deep = small_table(threads);
+        deep.table_bytes = table;
+        deep.probe = search::database_probe(db);
+        deep.deepening_step = 2;
+        deep.deepening_max_depth = 40;
+        deep.deepening_iteration_nodes = std::uint64_t(1) << 40;
+        search::Solver solver(5, rules, 18, deep);
+        int deepened = 0;
+        for (int tested = 0; tested < 12;) {
+          Board b;
+          if (!test::random_board(5, 4, 18, rules, rng, b)) continue;
+          ++tested;
+          INFO("rules " << rules.describe() << " table " << table << " threads " << threads << " board " << tested);
+          REQUIRE(solver.value(b) == plain.value(b));
+          if (solver.deepening_depth() > 0) ++deepened;
+          if (tested % 4 == 0) REQUIRE(solver.best_sowings(b) == plain.best_sowings(b));
+        }
+        CHECK(deepened > 0);
+      }
+    }
+  }
+}

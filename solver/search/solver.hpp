@@ -49,6 +49,13 @@ struct SolverOptions {
   // With a database: boards fewer than this many seeds above the database's bypass the
   // transposition table (alphabeta.hpp, SearchContext::table_min_seeds); 0: none do.
   int table_seeds_above_db = 8;
+  // Iterative deepening before the exact passes (the table learns best sowings for move
+  // ordering, and the last shallow value is MTD(f)'s first guess): MTD(f) searches to
+  // deepening_step, 2 deepening_step, ... sowings, up to deepening_max_depth, stopping after
+  // an iteration that searched deepening_iteration_nodes nodes or more. step 0: none.
+  int deepening_step = 3;
+  int deepening_max_depth = 30;
+  std::uint64_t deepening_iteration_nodes = std::uint64_t(1) << 20;
   // Called after every MTD(f) pass of a top-level value() call that has run for at least
   // progress_after seconds, with a one-line summary.
   std::function<void(const std::string&)> progress;
@@ -97,6 +104,8 @@ class Solver {
   // The first guess of the latest value() call that searched, and the estimate behind it
   // (depth 0 when the guess was 0, no estimate).
   const Estimate& first_guess() const { return first_guess_; }
+  // The deepest iteration of the iterative deepening of the latest value() call (0: none).
+  int deepening_depth() const { return deepening_depth_; }
   std::size_t table_bytes() const { return table_.bytes(); }
   // Was the table made smaller than asked because the problem has fewer boards?
   bool table_capped() const { return table_capped_; }
@@ -105,7 +114,12 @@ class Solver {
 
  private:
   // One null-window pass; throws Interrupted([lower, upper]) when cancelled during it.
-  int pass(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int lower, int upper);
+  int pass(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int lower, int upper,
+           int depth = Searcher::kFullDepth);
+  // Iterative deepening before the exact passes: shallow MTD(f) searches that leave best
+  // sowings in the table; returns the last shallow value (a guess).
+  int deepen(const Board& b, int k, const BoardKey::Split& key, int guess, int lower, int upper);
+  std::uint64_t horizon_boards() const;
   int seeds_checked(const Board& b) const;
 
   TranspositionTable table_;
@@ -116,6 +130,7 @@ class Solver {
   SolverOptions options_;
   bool table_capped_ = false;
   Estimate first_guess_;
+  int deepening_depth_ = 0;
 };
 
 }  // namespace kalah::search
