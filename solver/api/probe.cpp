@@ -5,7 +5,8 @@
 
 namespace kalah::api {
 
-ProbeReport probe_database(const std::filesystem::path& dir, const Position& p, const std::optional<Rules>& rules) {
+ProbeReport probe_database(const std::filesystem::path& dir, const Position& p, const std::optional<Rules>& rules,
+                           bool raw_cache, const std::function<void(const std::string&)>& note) {
   const auto levels = scan_database(dir);
   const dbfile::Header& h0 = levels.front().header;
   ProbeReport r;
@@ -22,7 +23,7 @@ ProbeReport probe_database(const std::filesystem::path& dir, const Position& p, 
   if (seeds > max_seeds)
     throw DatabaseError(dir.string() + ": the position has " + std::to_string(seeds) +
                         " seeds in the pits, the database holds boards with at most " + std::to_string(max_seeds));
-  const EndgameDatabase db = EndgameDatabase::load(dir, p.pits, r.rules, seeds);
+  const EndgameDatabase db = EndgameDatabase::load(dir, p.pits, r.rules, seeds, 0, raw_cache, note);
   const Oracle oracle = [&](const Board& b) { return db.value(b); };
   r.play = solve_position(p, r.rules, oracle);
   int remainder = 0;

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
+#include <string>
 
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
@@ -22,8 +24,9 @@ struct ProbeReport {
 // Probe the database in `dir` for `position`, under `rules` when given (they must give the
 // database's values) else the database's own. Loads only the levels the position needs.
 // Throws DatabaseError when the directory, the rules, the pit count or the seeds in the
-// pits do not fit.
+// pits do not fit. raw_cache and note: as EndgameDatabase::load's.
 ProbeReport probe_database(const std::filesystem::path& dir, const Position& position,
-                           const std::optional<Rules>& rules = std::nullopt);
+                           const std::optional<Rules>& rules = std::nullopt, bool raw_cache = true,
+                           const std::function<void(const std::string&)>& note = {});
 
 }  // namespace kalah::api

@@ -35,12 +35,16 @@ struct SessionConfig {
   // Endgame database: a directory (kalah db build), or one already in memory; neither: none.
   std::string database_dir;
   int database_seeds = -1;  // load levels 0..this only (-1: every level the directory holds)
+  // Map the directory's levels from their raw cache files, writing them when missing or
+  // stale (EndgameDatabase::load, solver/db/raw_cache.hpp); false: read the level files only.
+  bool database_cache = true;
   std::shared_ptr<const EndgameDatabase> database;
   std::uint64_t table_bytes = std::uint64_t(1) << 30;  // asked for; capped to the problem
   std::uint64_t memory_bytes = 0;                      // for the table and the database together; 0: physical memory
   int threads = 0;                                     // 0: all cores
   int table_seeds_above_db = 8;                        // search::SolverOptions::table_seeds_above_db
   std::function<void(const std::string&)> progress;    // a line per MTD(f) pass of a long value
+  std::function<void(const std::string&)> note;        // one-line notes while loading the database (a damaged cache)
   const std::atomic<bool>* cancel = nullptr;           // once set, work stops with search::Interrupted
 };
 

@@ -252,11 +252,13 @@ int run_probe(const Args& args) {
   po::options_description options("db probe options");
   options.add_options()("dir", po::value<std::string>()->required(), "database directory")(
       "position", po::value<std::string>()->required(), "S1,..,Sm/N1,..,Nm/storeS/storeN/S|N")(
-      "json", "print one JSON object instead of text");
+      "json", "print one JSON object instead of text")(
+      "no-db-cache", "read the level files only: neither map nor write raw cache files (level-KKK.raw)");
   options.add(rule_options());
   po::variables_map vm;
   const auto pos = dir_positional();
-  if (!parse_command("db probe", "DIR --position POS [--json] [rule options]", options, args, vm, &pos)) return 0;
+  if (!parse_command("db probe", "DIR --position POS [--json] [--no-db-cache] [rule options]", options, args, vm, &pos))
+    return 0;
   const std::string dir = vm["dir"].as<std::string>();
   Position p;
   try {
@@ -264,8 +266,9 @@ int run_probe(const Args& args) {
   } catch (const PositionError& e) {
     throw UsageError(e.what());
   }
-  const api::ProbeReport r =
-      api::probe_database(dir, p, rules_given(vm) ? std::optional<Rules>(rules_from(vm)) : std::nullopt);
+  const api::ProbeReport r = api::probe_database(
+      dir, p, rules_given(vm) ? std::optional<Rules>(rules_from(vm)) : std::nullopt, !vm.count("no-db-cache"),
+      [](const std::string& line) { std::cerr << "note: " << line << "\n"; });
   if (vm.count("json")) {
     std::cout << api::json_text(api::to_json(r)) << "\n";
     return 0;

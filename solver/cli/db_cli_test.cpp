@@ -139,3 +139,60 @@ TEST_CASE("db cli: an interrupted build says where it resumes, exits 130", "[db]
   CHECK(info.out.find("manifest     manifest.json") != std::string::npos);
   for (const auto& entry : std::filesystem::directory_iterator(dir.path)) CHECK(entry.path().extension() != ".tmp");
 }
+
+// Raw cache files: a solve or a probe with --db writes level-KKK.raw files on its first load
+// and maps them on the next (the same nodes); --no-db-cache neither maps nor writes them;
+// info and verify are unaffected by them and write none.
+TEST_CASE("db cli: --no-db-cache writes no raw cache, and the cache leaves results unchanged", "[db][cli]") {
+  ScratchDir dir("clirawcache");
+  const std::string d = dir.path.string();
+  REQUIRE(run_kalah("db build -m 4 -S 10 --out " + d + " --threads 2").exit_code == 0);
+  const auto raw_files = [&] {
+    int n = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path))
+      n += entry.path().filename().string().find(".raw") != std::string::npos ? 1 : 0;
+    return n;
+  };
+  const std::string solve = "solve -m 4 -n 3 --threads 1 --tt-memory 16M --json --db " + d;
+  const auto off = run_kalah(solve + " --no-db-cache");
+  REQUIRE(off.exit_code == 0);
+  CHECK(off.err.empty());
+  CHECK(raw_files() == 0);
+  CHECK(run_kalah("db probe " + d + " --position 2,1,0,3/1,0,2,1/5/4/S --no-db-cache").exit_code == 0);
+  CHECK(run_kalah("db verify " + d).exit_code == 0);
+  CHECK(raw_files() == 0);
+
+  const auto first = run_kalah(solve);  // writes the caches
+  REQUIRE(first.exit_code == 0);
+  CHECK(first.err.empty());
+  CHECK(raw_files() == 11);
+  const auto second = run_kalah(solve);  // maps them
+  REQUIRE(second.exit_code == 0);
+  CHECK(second.err.empty());
+  for (const auto& r : {first, second}) {
+    CHECK(json_int(r.out, "value") == json_int(off.out, "value"));
+    CHECK(json_int(r.out, "nodes") == json_int(off.out, "nodes"));
+    CHECK(json_int(r.out, "db_max_seeds") == 10);
+  }
+  const auto probe = run_kalah("db probe " + d + " --position 2,1,0,3/1,0,2,1/5/4/S --json");
+  CHECK(probe.exit_code == 0);
+  CHECK(probe.err.empty());
+  const auto info = run_kalah("db info " + d);
+  CHECK(info.exit_code == 0);
+  CHECK(info.out.find("unused") == std::string::npos);
+  CHECK(run_kalah("db verify " + d).exit_code == 0);
+
+  // A damaged cache: a note on stderr, the same result, the cache rewritten.
+  const auto raw10 = dir.path / "level-010.raw";
+  kalah::test::flip_byte(raw10, kalah::test::read_bytes(raw10).size() - 5);
+  const auto damaged = run_kalah(solve);
+  REQUIRE(damaged.exit_code == 0);
+  CHECK(damaged.err.find("note: ") == 0);
+  CHECK(damaged.err.find("level-010.raw: entries checksum mismatch") != std::string::npos);
+  CHECK(json_int(damaged.out, "nodes") == json_int(off.out, "nodes"));
+  CHECK(run_kalah(solve).err.empty());
+
+  const auto usage = run_kalah("solve -m 4 -n 3 --no-db-cache");
+  CHECK(usage.exit_code == 2);
+  CHECK(usage.err.find("--no-db-cache needs --db") != std::string::npos);
+}

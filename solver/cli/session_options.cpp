@@ -15,6 +15,7 @@ po::options_description search_options() {
       ("memory", po::value<std::string>(), "memory for the table and the database together (default: physical memory)")
       ("db", po::value<std::string>(), "endgame database directory (kalah db build) to probe")
       ("db-seeds", po::value<int>(), "load the database only up to this many seeds")
+      ("no-db-cache", "read the database's level files only: neither map nor write its raw cache files (level-KKK.raw)")
       ("tt-above-db", po::value<int>()->default_value(8),
        "boards fewer than this many seeds above the database bypass the table (0: none)");
   // clang-format on
@@ -39,6 +40,11 @@ api::SessionConfig session_config(const po::variables_map& vm, int pits, const R
     c.database_seeds = vm["db-seeds"].as<int>();
     if (c.database_seeds < 0 || c.database_seeds > 127) throw UsageError("--db-seeds must be between 0 and 127");
   }
+  if (vm.count("no-db-cache")) {
+    if (!vm.count("db")) throw UsageError("--no-db-cache needs --db DIR");
+    c.database_cache = false;
+  }
+  c.note = [](const std::string& line) { std::cerr << "note: " << line << std::endl; };
   c.progress = [](const std::string& line) { std::cerr << "progress: " << line << std::endl; };
   c.cancel = interrupt_flag();
   return c;

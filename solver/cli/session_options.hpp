@@ -1,5 +1,5 @@
 // solver/cli/session_options.hpp — the search options shared by solve and openings
-// (--threads, --tt-memory, --memory, --db, --db-seeds, --tt-above-db) and the library
+// (--threads, --tt-memory, --memory, --db, --db-seeds, --no-db-cache, --tt-above-db) and the library
 // session configuration they describe.
 #pragma once
 

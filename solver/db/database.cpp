@@ -3,6 +3,7 @@
 #include "solver/db/builder.hpp"
 #include "solver/db/format.hpp"
 #include "solver/db/manifest.hpp"
+#include "solver/db/raw_cache.hpp"
 #include "solver/db/store.hpp"
 
 namespace kalah {
@@ -44,7 +45,8 @@ std::uint64_t EndgameDatabase::entries() const { return max_seeds_ < 0 ? 0 : ind
 namespace kalah {
 
 EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits, const Rules& rules, int max_seeds,
-                                      std::size_t memory_limit_bytes) {
+                                      std::size_t memory_limit_bytes, bool raw_cache,
+                                      const std::function<void(const std::string&)>& note) {
   check_database_dir(dir);
   std::error_code ec;
   // All levels present: scan_database also refuses a gap (a missing level below others). With a
@@ -65,7 +67,10 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
                         std::to_string(memory_limit_bytes) +
                         " (load fewer levels with --db-seeds; a search's table, --tt-memory, takes its share)");
   std::vector<LevelArray> levels;
-  for (int k = 0; k <= max_seeds; ++k) levels.push_back(dbfile::read_level(dir, pits, rules, k));
+  dbfile::RawCacheState cache;
+  cache.enabled = raw_cache;
+  cache.note = note;
+  for (int k = 0; k <= max_seeds; ++k) levels.push_back(dbfile::load_level(dir, pits, rules, k, cache));
   return EndgameDatabase(pits, rules, std::move(levels));
 }
 

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -51,8 +52,13 @@ class EndgameDatabase {
   // Load levels 0..max_seeds (all levels present when max_seeds < 0) from `dir`, checking
   // headers and checksums and that the files were built for `pits` and rules with the same
   // values as `rules`. memory_limit_bytes = 0: no limit. Throws DatabaseError.
+  // raw_cache: map each level from its raw cache file "level-KKK.raw" when that is valid for
+  // the level file (its checksums verified), else read the level file and write the cache for
+  // the next load (solver/db/raw_cache.hpp); false: read the level files only, write nothing.
+  // `note` receives one-line notes (a damaged cache, a cache that could not be written).
   static EndgameDatabase load(const std::filesystem::path& dir, int pits, const Rules& rules, int max_seeds = -1,
-                              std::size_t memory_limit_bytes = 0);
+                              std::size_t memory_limit_bytes = 0, bool raw_cache = true,
+                              const std::function<void(const std::string&)>& note = {});
 
   int pits() const { return pits_; }
   int max_seeds() const { return max_seeds_; }  // -1 when empty

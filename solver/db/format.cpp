@@ -278,11 +278,7 @@ Header read_header(const fs::path& file, std::uint32_t* header_crc) {
   return h;
 }
 
-LevelArray read_level(const fs::path& dir, int pits, const Rules& rules, int k, int threads) {
-  const fs::path file = level_path(dir, k);
-  const std::vector<unsigned char> data = slurp(file);
-  std::vector<BlockEntry> table;
-  const Header h = parse(file, data.data(), data.size(), &table);
+void check_level_header(const fs::path& file, const Header& h, int pits, const Rules& rules, int k) {
   if (h.pits != pits) fail(file, "built for " + std::to_string(h.pits) + " pits a side, not " + std::to_string(pits));
   if (!h.rules.same_values_as(rules))
     fail(file,
@@ -292,6 +288,15 @@ LevelArray read_level(const fs::path& dir, int pits, const Rules& rules, int k, 
   if (h.entries != ix.count(k))
     fail(file, "holds " + std::to_string(h.entries) + " entries, level " + std::to_string(k) + " has " +
                    std::to_string(ix.count(k)));
+}
+
+LevelArray read_level(const fs::path& dir, int pits, const Rules& rules, int k, int threads, Header* header,
+                      std::uint32_t* header_crc) {
+  const fs::path file = level_path(dir, k);
+  const std::vector<unsigned char> data = slurp(file);
+  std::vector<BlockEntry> table;
+  const Header h = parse(file, data.data(), data.size(), &table);
+  check_level_header(file, h, pits, rules, k);
   LevelArray level(h.entries);
   std::atomic<std::int64_t> bad{-1};
   std::atomic<int> kind{0};
@@ -321,6 +326,8 @@ LevelArray read_level(const fs::path& dir, int pits, const Rules& rules, int k, 
                           "entries checksum mismatch"};
     fail(file, "block " + std::to_string(bad.load()) + " is corrupt (" + what[kind.load()] + ")");
   }
+  if (header) *header = h;
+  if (header_crc) *header_crc = crc32c(data.data(), 60);
   return level;
 }
 

@@ -68,9 +68,16 @@ void write_file_atomically(const std::filesystem::path& file, const std::vector<
 // of all 64 bytes would be the same constant for every header, as they end with their CRC).
 Header read_header(const std::filesystem::path& file, std::uint32_t* header_crc = nullptr);
 
+// Throws DatabaseError naming `file` unless header `h` is level k's for `pits` and rules with
+// the same values as `rules` (Rules::same_values_as), with level k's entry count.
+void check_level_header(const std::filesystem::path& file, const Header& h, int pits, const Rules& rules, int k);
+
 // Read level k for `pits` and rules with the same values as `rules` (Rules::same_values_as),
 // checking everything: header, sizes, block table, every block's checksums and length.
-// Throws DatabaseError naming the file and the problem.
-LevelArray read_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k, int threads = 0);
+// Throws DatabaseError naming the file and the problem. *header and *header_crc, when given,
+// receive the header read and the CRC-32C of its bytes 0..59 (as read_header gives them), from
+// the same bytes as the entries.
+LevelArray read_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k, int threads = 0,
+                      Header* header = nullptr, std::uint32_t* header_crc = nullptr);
 
 }  // namespace kalah::dbfile

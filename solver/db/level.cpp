@@ -7,7 +7,12 @@
 
 namespace kalah {
 
-void LevelArray::Free::operator()(std::int8_t* p) const { std::free(p); }
+void detail::LevelFree::operator()(std::int8_t* p) const {
+  if (map_base)
+    ::munmap(map_base, map_bytes);
+  else
+    std::free(p);
+}
 
 LevelArray::LevelArray(std::uint64_t size) : size_(size) {
   constexpr std::size_t kHuge = std::size_t(2) << 20;
@@ -18,6 +23,14 @@ LevelArray::LevelArray(std::uint64_t size) : size_(size) {
   if (!p) throw std::bad_alloc();
   if (align == kHuge) ::madvise(p, rounded, MADV_HUGEPAGE);
   data_.reset(static_cast<std::int8_t*>(p));
+}
+
+LevelArray LevelArray::adopt_mapping(void* map_base, std::size_t map_bytes, std::size_t offset, std::uint64_t size) {
+  LevelArray a;
+  a.size_ = size;
+  a.data_ = std::unique_ptr<std::int8_t[], detail::LevelFree>(static_cast<std::int8_t*>(map_base) + offset,
+                                                              detail::LevelFree{map_base, map_bytes});
+  return a;
 }
 
 }  // namespace kalah

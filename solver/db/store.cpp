@@ -167,6 +167,9 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
   if (ec) throw DatabaseError(dir.string() + ": cannot create the directory: " + ec.message());
   // Held to the end: a second build into the directory is refused before it touches anything.
   const DirectoryLock lock(dir);
+  // Leftover temporary files of level files and of the manifest. Raw cache files and their
+  // temporaries ("level-KKK.raw", "level-KKK.raw.tmp.<pid>", solver/db/raw_cache.hpp) belong to
+  // loaders, which may be running: left alone.
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
     if (entry.path().extension() == ".tmp" && (name.rfind("level-", 0) == 0 || name == "manifest.json.tmp")) {

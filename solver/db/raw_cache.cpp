@@ -1,0 +1,231 @@
+#include "solver/db/raw_cache.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <system_error>
+#include <vector>
+
+#include "engine/text.hpp"
+#include "solver/db/crc32c.hpp"
+
+namespace kalah::dbfile {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Header layout (docs/db-format.md, "Raw cache files").
+constexpr std::size_t kOffVersion = 8, kOffHeaderSize = 12, kOffPits = 16, kOffLevel = 22, kOffEntries = 24,
+                      kOffSourceCrc = 32, kOffEntriesCrc = 36, kOffFileSize = 40, kOffHeaderCrc = kRawHeaderSize - 4;
+
+template <class T>
+void put(unsigned char* out, T v) {
+  for (std::size_t i = 0; i < sizeof(T); ++i)
+    out[i] = static_cast<unsigned char>(static_cast<std::uint64_t>(v) >> (8 * i));
+}
+template <class T>
+T get(const unsigned char* p) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < sizeof(T); ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
+  return static_cast<T>(v);
+}
+
+// The cache header for level file header `h` (header CRC `source_crc`) and entries CRC `entries_crc`.
+std::vector<unsigned char> encode(const Header& h, std::uint32_t source_crc, std::uint32_t entries_crc) {
+  std::vector<unsigned char> b(kRawHeaderSize, 0);
+  std::memcpy(b.data(), kRawMagic, 8);
+  put<std::uint32_t>(b.data() + kOffVersion, kRawVersion);
+  put<std::uint32_t>(b.data() + kOffHeaderSize, kRawHeaderSize);
+  b[kOffPits] = static_cast<unsigned char>(h.pits);
+  b[kOffPits + 1] = static_cast<unsigned char>(h.rules.sowing);
+  b[kOffPits + 2] = static_cast<unsigned char>(h.rules.capture);
+  b[kOffPits + 3] = static_cast<unsigned char>(h.rules.end);
+  b[kOffPits + 4] = h.rules.early_end ? 1 : 0;
+  b[kOffPits + 5] = h.rules.pie ? 1 : 0;
+  put<std::uint16_t>(b.data() + kOffLevel, static_cast<std::uint16_t>(h.level));
+  put<std::uint64_t>(b.data() + kOffEntries, h.entries);
+  put<std::uint32_t>(b.data() + kOffSourceCrc, source_crc);
+  put<std::uint32_t>(b.data() + kOffEntriesCrc, entries_crc);
+  put<std::uint64_t>(b.data() + kOffFileSize, kRawHeaderSize + h.entries);
+  put<std::uint32_t>(b.data() + kOffHeaderCrc, crc32c(b.data(), kOffHeaderCrc));
+  return b;
+}
+
+// A file descriptor closed when the object goes away.
+struct Fd {
+  int fd = -1;
+  explicit Fd(int f) : fd(f) {}
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+};
+
+bool write_all(int fd, const void* data, std::size_t size) {
+  const auto* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::write(fd, p, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// Remove "level-KKK.raw.tmp.<pid>" files of level k whose process no longer exists.
+void remove_stale_temporaries(const fs::path& dir, int k) {
+  const std::string prefix = raw_path(dir, k).filename().string() + ".tmp.";
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string digits = name.substr(prefix.size());
+    if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const long pid = std::stol(digits);
+    if (pid <= 0 || pid == ::getpid()) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+      std::error_code rec;
+      fs::remove(it->path(), rec);
+    }
+  }
+}
+
+// Errors of a directory (or filesystem) that is simply not writable.
+bool not_writable(int err) { return err == EACCES || err == EPERM || err == EROFS; }
+
+}  // namespace
+
+fs::path raw_path(const fs::path& dir, int k) {
+  char name[32];
+  std::snprintf(name, sizeof name, "level-%03d.raw", k);
+  return dir / name;
+}
+
+std::optional<LevelArray> map_raw_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc,
+                                        std::string* damage) {
+  if (damage) damage->clear();
+  const fs::path file = raw_path(dir, h.level);
+  const Fd f(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+  if (f.fd < 0) return std::nullopt;
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  if (size < kRawHeaderSize) return std::nullopt;
+  std::vector<unsigned char> head(kRawHeaderSize);
+  std::size_t got = 0;
+  while (got < head.size()) {
+    const ssize_t n = ::pread(f.fd, head.data() + got, head.size() - got, static_cast<off_t>(got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return std::nullopt;
+    got += static_cast<std::size_t>(n);
+  }
+  // The header must be the one written for exactly this level file.
+  const std::vector<unsigned char> want = encode(h, header_crc, get<std::uint32_t>(head.data() + kOffEntriesCrc));
+  if (get<std::uint32_t>(head.data() + kOffHeaderCrc) != crc32c(head.data(), kOffHeaderCrc) || head != want ||
+      size != kRawHeaderSize + h.entries)
+    return std::nullopt;
+  const auto bytes = static_cast<std::size_t>(size);
+  void* base = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, f.fd, 0);
+  if (base == MAP_FAILED) return std::nullopt;
+  LevelArray level = LevelArray::adopt_mapping(base, bytes, kRawHeaderSize, h.entries);
+  // Every read-back is checked: this pass also faults the pages in, in order.
+  if (crc32c(level.data(), static_cast<std::size_t>(h.entries)) != get<std::uint32_t>(head.data() + kOffEntriesCrc)) {
+    if (damage) *damage = file.string() + ": entries checksum mismatch (a damaged cache file)";
+    return std::nullopt;
+  }
+  return level;
+}
+
+RawWriteResult write_raw_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc, const LevelArray& level,
+                               const std::function<std::uint64_t(const fs::path&)>& free_bytes) {
+  RawWriteResult r;
+  const fs::path file = raw_path(dir, h.level);
+  if (level.size() != h.entries) return r;
+  const std::uint64_t need = kRawHeaderSize + h.entries;
+  std::uint64_t available = 0;
+  if (free_bytes) {
+    available = free_bytes(dir);
+  } else {
+    struct statvfs st {};
+    if (::statvfs(dir.c_str(), &st) != 0) return r;
+    available = static_cast<std::uint64_t>(st.f_bavail) * st.f_frsize;
+  }
+  if (available < need + kRawSpareBytes) {
+    r.problem = file.string() + ": not written: the cache needs " + byte_text(need) + " and leaves " +
+                byte_text(kRawSpareBytes) + " free, the filesystem has " + byte_text(available) + " free";
+    return r;
+  }
+  remove_stale_temporaries(dir, h.level);
+  fs::path tmp = file;
+  tmp += ".tmp." + std::to_string(::getpid());
+  // O_EXCL: another thread of this process may be writing the same cache.
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    if (!not_writable(errno) && errno != EEXIST)
+      r.problem = tmp.string() + ": cannot be created: " + std::generic_category().message(errno);
+    return r;
+  }
+  const std::vector<unsigned char> head = encode(h, header_crc, crc32c(level.data(), level.size()));
+  bool ok = write_all(fd, head.data(), head.size()) && write_all(fd, level.data(), level.size());
+  int err = ok ? 0 : errno;
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  std::error_code ec;
+  if (ok) {
+    fs::rename(tmp, file, ec);
+    if (ec) {
+      ok = false;
+      err = ec.value();
+    }
+  }
+  if (!ok) {
+    fs::remove(tmp, ec);
+    if (!not_writable(err))
+      r.problem =
+          file.string() + ": not written: " + std::generic_category().message(err) + " (the partial file was removed)";
+    return r;
+  }
+  r.written = true;
+  return r;
+}
+
+LevelArray load_level(const fs::path& dir, int pits, const Rules& rules, int k, RawCacheState& cache, int threads) {
+  if (!cache.enabled) return read_level(dir, pits, rules, k, threads);
+  const fs::path file = level_path(dir, k);
+  std::uint32_t header_crc = 0;
+  const Header h = read_header(file, &header_crc);
+  check_level_header(file, h, pits, rules, k);
+  std::string damage;
+  if (std::optional<LevelArray> mapped = map_raw_cache(dir, h, header_crc, &damage)) return std::move(*mapped);
+  if (!damage.empty() && cache.note)
+    cache.note(damage + "; loading " + file.filename().string() + " instead and rewriting the cache");
+  // The cache is written with the header read together with the entries (the level file may
+  // have been replaced since read_header).
+  Header read;
+  LevelArray level = read_level(dir, pits, rules, k, threads, &read, &header_crc);
+  if (cache.write) {
+    const RawWriteResult w = write_raw_cache(dir, read, header_crc, level, cache.free_bytes);
+    if (!w.written) {
+      cache.write = false;
+      if (!w.problem.empty() && cache.note)
+        cache.note(w.problem + "; no more cache files written in this load (--no-db-cache turns them off)");
+    }
+  }
+  return level;
+}
+
+}  // namespace kalah::dbfile

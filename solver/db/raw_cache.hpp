@@ -1,0 +1,81 @@
+// solver/db/raw_cache.hpp — raw cache files: beside each level file "level-KKK.kdb" a loader
+// keeps "level-KKK.raw", the level's entries uncompressed exactly as in memory behind a
+// 4096-byte header, and maps it (mmap, read-only) on the next load instead of decompressing
+// the level into fresh memory: no zstd, and no kernel zeroing of fresh pages, only a
+// CRC-32C pass over the mapping. docs/db-format.md ("Raw cache files") describes the file.
+//
+// Header (4096 bytes, little endian): magic "KALAHRAW", cache format version, header size,
+// the level file's pits, rule fields and level, entry count, the CRC-32C of the level file's
+// header bytes 0..59 (so a cache of another or a rebuilt level file is never used), the
+// CRC-32C of the entries, the file size, zeros, and last the CRC-32C of header bytes 0..4091.
+//
+// A cache is written to "level-KKK.raw.tmp.<pid>" and renamed into place (not synced: the
+// checksums catch a torn file), so loaders running at once never see a partial cache. A
+// cache that cannot be written (directory not writable, too little room) is skipped: the
+// load never fails because of its cache.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "engine/rules.hpp"
+#include "solver/db/format.hpp"
+#include "solver/db/level.hpp"
+
+namespace kalah::dbfile {
+
+inline constexpr char kRawMagic[8] = {'K', 'A', 'L', 'A', 'H', 'R', 'A', 'W'};
+inline constexpr std::uint32_t kRawVersion = 1;
+inline constexpr std::uint32_t kRawHeaderSize = 4096;
+// Room a cache leaves free on its filesystem, beyond its own size.
+inline constexpr std::uint64_t kRawSpareBytes = std::uint64_t(256) << 20;
+
+// "level-024.raw"
+std::filesystem::path raw_path(const std::filesystem::path& dir, int k);
+
+// The cache of the level file whose header is `h` (header bytes 0..59 with CRC-32C
+// `header_crc`), mapped read-only, once its header matches (its own checksum, magic, version,
+// the level file's fields and header CRC, entry count, file size) and the CRC-32C of its
+// entries, computed over the mapping, matches the one its header records. Nothing when there
+// is no such cache; *damage (when given) then names a cache whose header matches but whose
+// entries do not ("level-KKK.raw: entries checksum mismatch ..."), and is left empty otherwise.
+std::optional<LevelArray> map_raw_cache(const std::filesystem::path& dir, const Header& h, std::uint32_t header_crc,
+                                        std::string* damage = nullptr);
+
+struct RawWriteResult {
+  bool written = false;
+  // Why not, when the reason deserves a note (too little room, an I/O error); empty when the
+  // directory is simply not writable (a read-only database directory is fine).
+  std::string problem;
+};
+
+// Write `level`, read from the level file whose header is `h` (CRC-32C of bytes 0..59
+// `header_crc`), as the cache of level h.level in `dir`: to raw_path(dir, k) + ".tmp.<pid>",
+// then renamed into place. First removes "level-KKK.raw.tmp.<pid>" files of processes that
+// no longer exist (left by a loader that was killed while writing). Skipped when the
+// filesystem's free space (free_bytes, statvfs when empty) is below the file's size plus
+// kRawSpareBytes. Never throws DatabaseError: a failure removes the temporary file.
+RawWriteResult write_raw_cache(const std::filesystem::path& dir, const Header& h, std::uint32_t header_crc,
+                               const LevelArray& level,
+                               const std::function<std::uint64_t(const std::filesystem::path&)>& free_bytes = {});
+
+// How EndgameDatabase::load uses the caches across the levels of one load.
+struct RawCacheState {
+  bool enabled = true;  // false: read the level files only, write no cache
+  bool write = true;    // cleared once a cache could not be written: no more tries in this load
+  std::function<void(const std::string&)> note;                           // one-line notes
+  std::function<std::uint64_t(const std::filesystem::path&)> free_bytes;  // empty: statvfs (tests inject)
+};
+
+// Level k as read_level gives it, from its cache when one is valid (the level file's header
+// and block table are checked first, as read_header does, and must be level k's for pits and
+// rules). Otherwise (cache off, missing, stale or damaged: a damaged one is noted) from the
+// level file, after which the cache is written when cache.write allows (a problem worth
+// saying is noted, once: cache.write is then cleared). Throws DatabaseError as read_level.
+LevelArray load_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k, RawCacheState& cache,
+                      int threads = 0);
+
+}  // namespace kalah::dbfile
