@@ -93,6 +93,7 @@ Json to_json(const SolveReport& r) {
     j["first_guess"] = s.first_guess.value;
     j["estimate_depth"] = s.first_guess.depth;
     j["estimate_nodes"] = s.first_guess.nodes;
+    j["deepening_depth"] = s.deepening_depth;
     j["table_bytes"] = s.table_bytes;
     j["table_entries"] = s.table_entries;
     j["table_used"] = s.table_used;

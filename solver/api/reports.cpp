@@ -89,6 +89,7 @@ SolveReport solve(Session& session, const Position& position, bool value_only) {
     r.interrupted = true;
     position_bounds(position, e, r.lower, r.upper);
     r.stats.first_guess = solver.first_guess();
+    r.stats.deepening_depth = solver.deepening_depth();
     meter.fill(r.stats);
     return r;
   }
@@ -96,6 +97,7 @@ SolveReport solve(Session& session, const Position& position, bool value_only) {
   r.stats.value_seconds = meter.seconds();
   r.stats.value_nodes = meter.nodes();
   r.stats.first_guess = solver.first_guess();
+  r.stats.deepening_depth = solver.deepening_depth();
   // Then, unless the value alone was asked for, the best sowings and the principal
   // variation, which reuse the table.
   try {

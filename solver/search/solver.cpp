@@ -97,7 +97,7 @@ int Solver::deepen(const Board& b, int k, const BoardKey::Split& key, int guess,
         options_.progress("depth " + std::to_string(depth) + ": estimate " + std::to_string(guess) + ", " +
                           std::to_string(used) + " nodes, " + std::to_string(s) + " s");
     }
-    if (horizon_boards() == horizon0) break;                  // every line seen to its end: exact
+    if (horizon_boards() == horizon0) break;                // every line seen to its end: exact
     if (used >= options_.deepening_iteration_nodes) break;  // deeper would cost too much
   }
   return guess;
@@ -196,6 +196,7 @@ int Solver::value(const Board& b) {
     lo = std::max(lo, again.lower);
     hi = std::min(hi, again.upper);
     guess = std::clamp(guess, lo, hi);
+    first_guess_.value = guess;
   }
   const std::uint64_t nodes0 = nodes();
   while (lo < hi) {

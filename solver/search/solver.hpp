@@ -101,8 +101,9 @@ class Solver {
   int threads() const { return threads_; }
   std::uint64_t nodes() const;                      // nodes searched so far, all threads, all calls
   std::uint64_t passes() const { return passes_; }  // MTD(f) passes so far
-  // The first guess of the latest value() call that searched, and the estimate behind it
-  // (depth 0 when the guess was 0, no estimate).
+  // The first guess of the exact passes of the latest value() call that searched (the last
+  // iterative-deepening estimate when there was one), and the depth-limited estimate that
+  // started it (depth 0: none).
   const Estimate& first_guess() const { return first_guess_; }
   // The deepest iteration of the iterative deepening of the latest value() call (0: none).
   int deepening_depth() const { return deepening_depth_; }
