@@ -61,9 +61,10 @@ void print_text(const api::SolveReport& r) {
       std::cout << "; the value alone: " << s.value_nodes << " nodes, " << s.value_seconds << " s";
     std::cout << ")\n"
               << "guess     " << signed_value(guess.value) << "  (MTD(f)'s first guess for the root's remainder value"
-              << (guess.depth ? ": an estimate " + std::to_string(guess.depth) + " sowings deep, " +
-                                    std::to_string(guess.nodes) + " nodes"
-                              : "")
+              << (s.deepening_depth ? ": iterative deepening to " + std::to_string(s.deepening_depth) + " sowings"
+                  : guess.depth     ? ": an estimate " + std::to_string(guess.depth) + " sowings deep, " +
+                                      std::to_string(guess.nodes) + " nodes"
+                                : "")
               << ")\n"
               << "threads   " << s.threads << "\n"
               << "table     " << s.table_used << " of " << s.table_entries << " entries used ("
