@@ -17,24 +17,13 @@
 
 #include "solver/base/board_index.hpp"
 #include "solver/db/crc32c.hpp"
+#include "solver/db/file_fields.hpp"
 
 namespace kalah::dbfile {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-template <class T>
-void put(std::vector<unsigned char>& out, std::size_t at, T v) {
-  for (std::size_t i = 0; i < sizeof(T); ++i)
-    out[at + i] = static_cast<unsigned char>(static_cast<std::uint64_t>(v) >> (8 * i));
-}
-template <class T>
-T get(const unsigned char* p) {
-  std::uint64_t v = 0;
-  for (std::size_t i = 0; i < sizeof(T); ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
-  return static_cast<T>(v);
-}
 
 [[noreturn]] void fail(const fs::path& file, const std::string& problem) {
   throw DatabaseError(file.string() + ": " + problem);
@@ -43,36 +32,20 @@ T get(const unsigned char* p) {
 std::vector<unsigned char> encode_header(const Header& h, std::uint32_t table_crc) {
   std::vector<unsigned char> b(kHeaderSize, 0);
   std::memcpy(b.data(), kMagic, 8);
-  put<std::uint32_t>(b, 8, h.version);
-  put<std::uint32_t>(b, 12, kHeaderSize);
-  b[16] = static_cast<unsigned char>(h.pits);
-  b[17] = static_cast<unsigned char>(h.rules.sowing);
-  b[18] = static_cast<unsigned char>(h.rules.capture);
-  b[19] = static_cast<unsigned char>(h.rules.end);
-  b[20] = h.rules.early_end ? 1 : 0;
-  b[21] = h.rules.pie ? 1 : 0;
-  put<std::uint16_t>(b, 22, static_cast<std::uint16_t>(h.level));
-  put<std::uint64_t>(b, 24, h.entries);
-  put<std::uint32_t>(b, 32, h.block_entries);
-  put<std::uint32_t>(b, 36, h.blocks);
-  put<std::uint64_t>(b, 40, h.table_offset);
-  put<std::uint64_t>(b, 48, h.file_size);
-  put<std::uint32_t>(b, 56, table_crc);
-  put<std::uint32_t>(b, 60, crc32c(b.data(), 60));
+  put_le<std::uint32_t>(b.data() + 8, h.version);
+  put_le<std::uint32_t>(b.data() + 12, kHeaderSize);
+  put_level_fields(b.data(), h);
+  put_le<std::uint32_t>(b.data() + 32, h.block_entries);
+  put_le<std::uint32_t>(b.data() + 36, h.blocks);
+  put_le<std::uint64_t>(b.data() + 40, h.table_offset);
+  put_le<std::uint64_t>(b.data() + 48, h.file_size);
+  put_le<std::uint32_t>(b.data() + 56, table_crc);
+  put_le<std::uint32_t>(b.data() + 60, crc32c(b.data(), 60));
   return b;
 }
 
 void write_all(int fd, const void* data, std::size_t size, const fs::path& file) {
-  const auto* p = static_cast<const char*>(data);
-  while (size > 0) {
-    const ssize_t n = ::write(fd, p, size);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail(file, std::string("write failed: ") + std::generic_category().message(errno));
-    }
-    p += n;
-    size -= static_cast<std::size_t>(n);
-  }
+  if (!write_fully(fd, data, size)) fail(file, std::string("write failed: ") + std::generic_category().message(errno));
 }
 
 // A write of `tmp` failed: remove the partial file, then throw `message` (which names the file).
@@ -96,12 +69,12 @@ Header parse(const fs::path& file, const unsigned char* data, std::uint64_t size
   if (size < kHeaderSize) fail(file, "truncated: " + std::to_string(size) + " bytes, shorter than the 64-byte header");
   if (std::memcmp(data, kMagic, 8) != 0) fail(file, "not a Kalah database level file (bad magic)");
   Header h;
-  h.version = get<std::uint32_t>(data + 8);
+  h.version = get_le<std::uint32_t>(data + 8);
   if (h.version != kVersion)
     fail(file,
          "format version " + std::to_string(h.version) + ", this program reads version " + std::to_string(kVersion));
-  if (get<std::uint32_t>(data + 60) != crc32c(data, 60)) fail(file, "header checksum mismatch (corrupt header)");
-  if (get<std::uint32_t>(data + 12) != kHeaderSize) fail(file, "wrong header size");
+  if (get_le<std::uint32_t>(data + 60) != crc32c(data, 60)) fail(file, "header checksum mismatch (corrupt header)");
+  if (get_le<std::uint32_t>(data + 12) != kHeaderSize) fail(file, "wrong header size");
   h.pits = data[16];
   if (h.pits < 1 || h.pits > kMaxPits || data[17] > 1 || data[18] > 1 || data[19] > 1 || data[20] > 1 || data[21] > 1)
     fail(file, "invalid header field (pits or rules)");
@@ -110,12 +83,12 @@ Header parse(const fs::path& file, const unsigned char* data, std::uint64_t size
   h.rules.end = static_cast<EndRule>(data[19]);
   h.rules.early_end = data[20] != 0;
   h.rules.pie = data[21] != 0;
-  h.level = get<std::uint16_t>(data + 22);
-  h.entries = get<std::uint64_t>(data + 24);
-  h.block_entries = get<std::uint32_t>(data + 32);
-  h.blocks = get<std::uint32_t>(data + 36);
-  h.table_offset = get<std::uint64_t>(data + 40);
-  h.file_size = get<std::uint64_t>(data + 48);
+  h.level = get_le<std::uint16_t>(data + 22);
+  h.entries = get_le<std::uint64_t>(data + 24);
+  h.block_entries = get_le<std::uint32_t>(data + 32);
+  h.blocks = get_le<std::uint32_t>(data + 36);
+  h.table_offset = get_le<std::uint64_t>(data + 40);
+  h.file_size = get_le<std::uint64_t>(data + 48);
   if (h.block_entries == 0 || h.table_offset != kHeaderSize ||
       h.blocks != (h.entries + h.block_entries - 1) / h.block_entries)
     fail(file, "inconsistent header (entry count, block size and block count disagree)");
@@ -124,7 +97,7 @@ Header parse(const fs::path& file, const unsigned char* data, std::uint64_t size
                    " bytes, the header says " + std::to_string(h.file_size));
   const std::uint64_t table_end = h.table_offset + std::uint64_t(h.blocks) * kTableEntrySize;
   if (table_end > size) fail(file, "truncated block table");
-  if (get<std::uint32_t>(data + 56) != crc32c(data + h.table_offset, table_end - h.table_offset))
+  if (get_le<std::uint32_t>(data + 56) != crc32c(data + h.table_offset, table_end - h.table_offset))
     fail(file, "block table checksum mismatch (corrupt block table)");
   if (table) {
     table->resize(h.blocks);
@@ -132,10 +105,10 @@ Header parse(const fs::path& file, const unsigned char* data, std::uint64_t size
     for (std::uint32_t i = 0; i < h.blocks; ++i) {
       const unsigned char* e = data + h.table_offset + std::uint64_t(i) * kTableEntrySize;
       BlockEntry& b = (*table)[i];
-      b.offset = get<std::uint64_t>(e);
-      b.stored = get<std::uint32_t>(e + 8);
-      b.raw_crc = get<std::uint32_t>(e + 12);
-      b.stored_crc = get<std::uint32_t>(e + 16);
+      b.offset = get_le<std::uint64_t>(e);
+      b.stored = get_le<std::uint32_t>(e + 8);
+      b.raw_crc = get_le<std::uint32_t>(e + 12);
+      b.stored_crc = get_le<std::uint32_t>(e + 16);
       if (b.offset != expect || b.offset + b.stored > size)
         fail(file, "block " + std::to_string(i) + " lies outside the file (corrupt block table)");
       expect += b.stored;
@@ -212,10 +185,10 @@ WriteStats write_level(const fs::path& dir, int pits, const Rules& rules, int k,
     table[i].offset = offset;
     offset += table[i].stored;
     const std::size_t at = std::size_t(i) * kTableEntrySize;
-    put<std::uint64_t>(tab, at, table[i].offset);
-    put<std::uint32_t>(tab, at + 8, table[i].stored);
-    put<std::uint32_t>(tab, at + 12, table[i].raw_crc);
-    put<std::uint32_t>(tab, at + 16, table[i].stored_crc);
+    put_le<std::uint64_t>(tab.data() + at, table[i].offset);
+    put_le<std::uint32_t>(tab.data() + at + 8, table[i].stored);
+    put_le<std::uint32_t>(tab.data() + at + 12, table[i].raw_crc);
+    put_le<std::uint32_t>(tab.data() + at + 16, table[i].stored_crc);
   }
   h.file_size = offset;
   const std::vector<unsigned char> head = encode_header(h, crc32c(tab.data(), tab.size()));
@@ -266,7 +239,8 @@ Header read_header(const fs::path& file, std::uint32_t* header_crc) {
           static_cast<std::streamsize>(std::min<std::uint64_t>(size, kHeaderSize)));
   if (size >= kHeaderSize) {
     // Read the block table too (when the file has it) so that its checksum is checked.
-    const std::uint64_t table_end = kHeaderSize + std::uint64_t(get<std::uint32_t>(data.data() + 36)) * kTableEntrySize;
+    const std::uint64_t table_end =
+        kHeaderSize + std::uint64_t(get_le<std::uint32_t>(data.data() + 36)) * kTableEntrySize;
     if (table_end <= size) {
       data.resize(static_cast<std::size_t>(table_end));
       in.read(reinterpret_cast<char*>(data.data() + kHeaderSize),

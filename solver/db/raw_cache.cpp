@@ -15,6 +15,7 @@
 
 #include "engine/text.hpp"
 #include "solver/db/crc32c.hpp"
+#include "solver/db/file_fields.hpp"
 
 namespace kalah::dbfile {
 
@@ -23,39 +24,20 @@ namespace fs = std::filesystem;
 namespace {
 
 // Header layout (docs/db-format.md, "Raw cache files").
-constexpr std::size_t kOffVersion = 8, kOffHeaderSize = 12, kOffPits = 16, kOffLevel = 22, kOffEntries = 24,
-                      kOffSourceCrc = 32, kOffEntriesCrc = 36, kOffFileSize = 40, kOffHeaderCrc = kRawHeaderSize - 4;
-
-template <class T>
-void put(unsigned char* out, T v) {
-  for (std::size_t i = 0; i < sizeof(T); ++i)
-    out[i] = static_cast<unsigned char>(static_cast<std::uint64_t>(v) >> (8 * i));
-}
-template <class T>
-T get(const unsigned char* p) {
-  std::uint64_t v = 0;
-  for (std::size_t i = 0; i < sizeof(T); ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
-  return static_cast<T>(v);
-}
+constexpr std::size_t kOffVersion = 8, kOffHeaderSize = 12, kOffSourceCrc = 32, kOffEntriesCrc = 36, kOffFileSize = 40,
+                      kOffHeaderCrc = kRawHeaderSize - 4;
 
 // The cache header for level file header `h` (header CRC `source_crc`) and entries CRC `entries_crc`.
 std::vector<unsigned char> encode(const Header& h, std::uint32_t source_crc, std::uint32_t entries_crc) {
   std::vector<unsigned char> b(kRawHeaderSize, 0);
   std::memcpy(b.data(), kRawMagic, 8);
-  put<std::uint32_t>(b.data() + kOffVersion, kRawVersion);
-  put<std::uint32_t>(b.data() + kOffHeaderSize, kRawHeaderSize);
-  b[kOffPits] = static_cast<unsigned char>(h.pits);
-  b[kOffPits + 1] = static_cast<unsigned char>(h.rules.sowing);
-  b[kOffPits + 2] = static_cast<unsigned char>(h.rules.capture);
-  b[kOffPits + 3] = static_cast<unsigned char>(h.rules.end);
-  b[kOffPits + 4] = h.rules.early_end ? 1 : 0;
-  b[kOffPits + 5] = h.rules.pie ? 1 : 0;
-  put<std::uint16_t>(b.data() + kOffLevel, static_cast<std::uint16_t>(h.level));
-  put<std::uint64_t>(b.data() + kOffEntries, h.entries);
-  put<std::uint32_t>(b.data() + kOffSourceCrc, source_crc);
-  put<std::uint32_t>(b.data() + kOffEntriesCrc, entries_crc);
-  put<std::uint64_t>(b.data() + kOffFileSize, kRawHeaderSize + h.entries);
-  put<std::uint32_t>(b.data() + kOffHeaderCrc, crc32c(b.data(), kOffHeaderCrc));
+  put_le<std::uint32_t>(b.data() + kOffVersion, kRawVersion);
+  put_le<std::uint32_t>(b.data() + kOffHeaderSize, kRawHeaderSize);
+  put_level_fields(b.data(), h);
+  put_le<std::uint32_t>(b.data() + kOffSourceCrc, source_crc);
+  put_le<std::uint32_t>(b.data() + kOffEntriesCrc, entries_crc);
+  put_le<std::uint64_t>(b.data() + kOffFileSize, kRawHeaderSize + h.entries);
+  put_le<std::uint32_t>(b.data() + kOffHeaderCrc, crc32c(b.data(), kOffHeaderCrc));
   return b;
 }
 
@@ -69,20 +51,6 @@ struct Fd {
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
 };
-
-bool write_all(int fd, const void* data, std::size_t size) {
-  const auto* p = static_cast<const char*>(data);
-  while (size > 0) {
-    const ssize_t n = ::write(fd, p, size);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    p += n;
-    size -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
 
 // Remove "level-KKK.raw.tmp.<pid>" files of level k whose process no longer exists.
 void remove_stale_temporaries(const fs::path& dir, int k) {
@@ -132,8 +100,8 @@ std::optional<LevelArray> map_raw_cache(const fs::path& dir, const Header& h, st
     got += static_cast<std::size_t>(n);
   }
   // The header must be the one written for exactly this level file.
-  const std::vector<unsigned char> want = encode(h, header_crc, get<std::uint32_t>(head.data() + kOffEntriesCrc));
-  if (get<std::uint32_t>(head.data() + kOffHeaderCrc) != crc32c(head.data(), kOffHeaderCrc) || head != want ||
+  const std::vector<unsigned char> want = encode(h, header_crc, get_le<std::uint32_t>(head.data() + kOffEntriesCrc));
+  if (get_le<std::uint32_t>(head.data() + kOffHeaderCrc) != crc32c(head.data(), kOffHeaderCrc) || head != want ||
       size != kRawHeaderSize + h.entries)
     return std::nullopt;
   const auto bytes = static_cast<std::size_t>(size);
@@ -141,7 +109,8 @@ std::optional<LevelArray> map_raw_cache(const fs::path& dir, const Header& h, st
   if (base == MAP_FAILED) return std::nullopt;
   LevelArray level = LevelArray::adopt_mapping(base, bytes, kRawHeaderSize, h.entries);
   // Every read-back is checked: this pass also faults the pages in, in order.
-  if (crc32c(level.data(), static_cast<std::size_t>(h.entries)) != get<std::uint32_t>(head.data() + kOffEntriesCrc)) {
+  if (crc32c(level.data(), static_cast<std::size_t>(h.entries)) !=
+      get_le<std::uint32_t>(head.data() + kOffEntriesCrc)) {
     if (damage) *damage = file.string() + ": entries checksum mismatch (a damaged cache file)";
     return std::nullopt;
   }
@@ -178,7 +147,7 @@ RawWriteResult write_raw_cache(const fs::path& dir, const Header& h, std::uint32
     return r;
   }
   const std::vector<unsigned char> head = encode(h, header_crc, crc32c(level.data(), level.size()));
-  bool ok = write_all(fd, head.data(), head.size()) && write_all(fd, level.data(), level.size());
+  bool ok = write_fully(fd, head.data(), head.size()) && write_fully(fd, level.data(), level.size());
   int err = ok ? 0 : errno;
   if (::close(fd) != 0 && ok) {
     ok = false;

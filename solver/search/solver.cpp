@@ -191,11 +191,11 @@ int Solver::value(const Board& b) {
   // the shallow passes cost more than their move ordering saves (relay(5,3): 0.64 M nodes
   // without them, 4.65 M with them).
   if (lo < hi && ctx_.probe.max_seeds >= 0) {
-    guess = std::clamp(round_down(deepen(b, k, key, guess, lo, hi), k), lo, hi);
-    const TableEntry again = table_.probe(key.index, key.tag);
-    lo = std::max(lo, again.lower);
-    hi = std::min(hi, again.upper);
-    guess = std::clamp(guess, lo, hi);
+    const int estimate = deepen(b, k, key, guess, lo, hi);
+    const TableEntry known_now = table_.probe(key.index, key.tag);  // the shallow passes may prove bounds
+    lo = std::max(lo, known_now.lower);
+    hi = std::min(hi, known_now.upper);
+    guess = std::clamp(round_down(estimate, k), lo, hi);
     first_guess_.value = guess;
   }
   const std::uint64_t nodes0 = nodes();
