@@ -95,6 +95,7 @@ Json to_json(const SolveReport& r) {
     j["estimate_nodes"] = s.first_guess.nodes;
     j["deepening_depth"] = s.deepening_depth;
     j["table_bytes"] = s.table_bytes;
+    j["table_max_bytes"] = s.table_max_bytes;
     j["table_entries"] = s.table_entries;
     j["table_used"] = s.table_used;
     j["table_capped"] = s.table_capped;

@@ -47,6 +47,7 @@ class Meter {
     st.threads = solver.threads();
     st.passes = solver.passes() - passes0_;
     st.table_bytes = solver.table_bytes();
+    st.table_max_bytes = solver.table_max_bytes();
     st.table_entries = solver.table_capacity();
     st.table_used = solver.table_used();
     st.table_capped = solver.table_capped();

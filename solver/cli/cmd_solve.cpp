@@ -69,6 +69,7 @@ void print_text(const api::SolveReport& r) {
               << "threads   " << s.threads << "\n"
               << "table     " << s.table_used << " of " << s.table_entries << " entries used ("
               << byte_text(s.table_bytes)
+              << (s.table_bytes < s.table_max_bytes ? ", grown as needed, at most " + byte_text(s.table_max_bytes) : "")
               << (s.table_capped ? ", smaller than --tt-memory: enough for every board of the problem" : "") << ")\n"
               << "database  "
               << (s.db_max_seeds >= 0 ? s.db_dir + " (boards with at most " + std::to_string(s.db_max_seeds) + " seeds)"

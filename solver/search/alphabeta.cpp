@@ -33,6 +33,12 @@ class BusyMark {
 };
 }  // namespace
 
+void Searcher::flush_fills() {
+  const std::uint64_t total = ctx_->table_fills.fetch_add(fills_, std::memory_order_relaxed) + fills_;
+  fills_ = 0;
+  if (total >= ctx_->grow_at && !ctx_->grow.exchange(true)) ctx_->stop.store(true);
+}
+
 int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int depth) {
   assert(depth >= 1);
   return base::dispatch(ctx_->pits, ctx_->rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
@@ -148,7 +154,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
     }
     if (c.lo >= b0) {  // cut-off without recursing: terminal, database, table or futility
       const int r = round_up(c.lo, k);
-      if (tabled) table.store(key.index, key.tag, r, 255, c.pit, 0);
+      if (tabled) store(key, r, 255, c.pit, 0);
       return r;
     }
     if (c.exact()) {
@@ -206,18 +212,18 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   }
 
   if (horizon_ != horizon_before) {  // an estimate: keep only the sowing for move ordering
-    if (tabled && best_move >= 0) table.store(key.index, key.tag, -255, 255, best_move, 0);
+    if (tabled && best_move >= 0) store(key, -255, 255, best_move, 0);
     return best;
   }
   const int work = static_cast<int>(std::bit_width(nodes_ - nodes_before));
   if (best >= b0) {
     best = round_up(best, k);
-    if (tabled) table.store(key.index, key.tag, best, 255, best_move, work);
+    if (tabled) store(key, best, 255, best_move, work);
   } else if (best <= a0) {
     best = round_down(best, k);
-    if (tabled) table.store(key.index, key.tag, -255, best, best_move, work);
+    if (tabled) store(key, -255, best, best_move, work);
   } else if (tabled) {
-    table.store(key.index, key.tag, best, best, best_move, work);
+    store(key, best, best, best_move, work);
   }
   return best;
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <climits>
 #include <cstdint>
 #include <memory>
 
@@ -41,6 +42,14 @@ struct SearchContext {
   // children are mostly database hits and its subtree is small: searching it again costs
   // less than the table's cache and TLB misses (Kalah(6,5): 1.8x the nodes, 2.9x the rate).
   int table_min_seeds = 0;
+  // The table grows between passes (transposition_table.hpp): searchers count the entries
+  // they put in empty slots (in batches of fill_batch into table_fills), and the one that
+  // takes the count to grow_at sets grow and stop, so the pass unwinds, the solver doubles
+  // the table and runs the pass again (what was proven stays in the table).
+  std::atomic<std::uint64_t> table_fills{0};
+  std::uint64_t grow_at = UINT64_MAX;
+  std::uint64_t fill_batch = 1024;
+  std::atomic<bool> grow{false};
   std::atomic<bool> stop{false};              // set when a parallel pass is decided: searchers unwind
   const std::atomic<bool>* cancel = nullptr;  // set from outside: every searcher unwinds
 
@@ -83,8 +92,16 @@ class Searcher {
   int search_t(const Board& b, int k, const BoardKey::Split& key, const TableEntry* known, int alpha, int beta,
                int depth);
 
+  // Store bounds for a board in the table, counting entries that take an empty slot.
+  void store(const BoardKey::Split& key, int lower, int upper, int move, int work) {
+    if (ctx_->table->store(key.index, key.tag, lower, upper, move, work) && ++fills_ >= ctx_->fill_batch)
+      flush_fills();
+  }
+  void flush_fills();
+
   SearchContext* ctx_;
   int thread_;
+  std::uint64_t fills_ = 0;  // not yet added to ctx.table_fills
   std::uint64_t nodes_ = 0;
   std::uint64_t horizon_ = 0;
 };

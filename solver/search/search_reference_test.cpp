@@ -219,3 +219,38 @@ TEST_CASE("search: iterative deepening's shallow passes leave only move hints (v
     }
   }
 }
+
+TEST_CASE("search: a table that grows during the passes gives exact values", "[search]") {
+  // A 1 KiB table that may grow to 4 MiB doubles many times, mostly in the middle of a pass
+  // (the pass stops, the table doubles, the pass runs again): with and without a database,
+  // 1 and 2 threads, every rule set, against the reference solver and a fixed table.
+  std::mt19937 rng(11);
+  for (const Rules& rules : all_value_rules()) {
+    const EndgameDatabase db = EndgameDatabase::build_in_memory(5, rules, 6, 2);
+    ReferenceSolver ref(5, rules);
+    search::Solver fixed(5, rules, 17, small_table(1));
+    for (int threads : {1, 2}) {
+      for (const bool with_db : {false, true}) {
+        search::SolverOptions growing = small_table(threads);
+        growing.table_initial_bytes = 1024;
+        if (with_db) growing.probe = search::database_probe(db);
+        search::Solver solver(5, rules, 17, growing);
+        REQUIRE(solver.table_bytes() == 1024);
+        for (int tested = 0; tested < 8;) {
+          Board b;
+          if (!test::random_board(5, 4, 17, rules, rng, b)) continue;
+          ++tested;
+          INFO("rules " << rules.describe() << " threads " << threads << " database " << with_db << " board "
+                        << tested);
+          const int v = fixed.value(b);
+          REQUIRE(solver.value(b) == v);
+          if (test::seeds_in(b, 5) <= 13) REQUIRE(ref.value(b) == v);
+          if (tested % 4 == 0) REQUIRE(solver.best_sowings(b) == fixed.best_sowings(b));
+        }
+        CHECK(solver.table_doublings() > 0);
+        CHECK(solver.table_bytes() == std::size_t(1024) << solver.table_doublings());
+        CHECK(solver.table_bytes() <= solver.table_max_bytes());
+      }
+    }
+  }
+}

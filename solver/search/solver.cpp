@@ -3,6 +3,8 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <stdexcept>
 
 #include "solver/search/estimate.hpp"
@@ -32,8 +34,22 @@ std::size_t Solver::table_bytes_for(int pits, int max_seeds, std::size_t request
   return std::min(bytes, requested);
 }
 
+namespace {
+// The table's starting size: as asked, but with room for exact keys (at most kTagBits of a
+// key above the bucket index).
+std::size_t initial_table_bytes(int pits, int max_seeds, std::size_t asked) {
+  if (asked == 0) return 0;
+  const int key_bits = BoardKey(pits, std::max(max_seeds, 0)).bits();
+  const int index_bits = std::max(key_bits - TranspositionTable::kTagBits, 0);
+  const std::size_t bucket_bytes = TranspositionTable::kBucketEntries * sizeof(std::uint64_t);
+  return std::max(asked, index_bits >= 40 ? SIZE_MAX : bucket_bytes << index_bits);
+}
+}  // namespace
+
 Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions options)
-    : table_(table_bytes_for(pits, max_seeds, options.table_bytes)), options_(std::move(options)) {
+    : table_(table_bytes_for(pits, max_seeds, options.table_bytes),
+             initial_table_bytes(pits, max_seeds, options.table_initial_bytes)),
+      options_(std::move(options)) {
   table_capped_ = table_bytes_for(pits, max_seeds, options_.table_bytes) < options_.table_bytes;
   ctx_.pits = pits;
   ctx_.rules = rules.value_rules();
@@ -57,6 +73,28 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
   // (A board below the table has no key to mark.)
   ctx_.busy_min_seeds = std::max(std::max(ctx_.probe.max_seeds, 0) + kBusySeedsAboveDatabase, ctx_.table_min_seeds);
   for (int t = 0; t < threads_; ++t) searchers_.push_back(std::make_unique<Searcher>(ctx_, t));
+  set_growth_point();
+}
+
+// The table doubles when half its entries are in use; the searchers add up their counts in
+// batches small against that (a shared counter a store would cost a contended cache line).
+void Solver::set_growth_point() {
+  const std::uint64_t half = table_.capacity() / 2;
+  ctx_.grow_at = table_.can_grow() ? half : UINT64_MAX;
+  ctx_.fill_batch = std::clamp<std::uint64_t>(half / (16 * static_cast<std::uint64_t>(threads_)), 1, 1024);
+}
+
+void Solver::grow_table() {
+  table_.grow(threads_);
+  ++table_doublings_;
+  set_growth_point();
+  ctx_.grow.store(false);
+}
+
+std::pair<int, int> Solver::known_bounds(const Board& b, int k) const {
+  const BoardKey::Split key = ctx_.key.split(b, table_.index_bits());
+  const TableEntry known = table_.probe(key.index, key.tag);
+  return {std::max(min_value(k, ctx_.rules), known.lower), std::min(max_value(k), known.upper)};
 }
 
 std::uint64_t Solver::nodes() const {
@@ -71,7 +109,7 @@ std::uint64_t Solver::horizon_boards() const {
   return n;
 }
 
-int Solver::deepen(const Board& b, int k, const BoardKey::Split& key, int guess, int lower, int upper) {
+int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
   const auto t0 = std::chrono::steady_clock::now();
   for (int depth = options_.deepening_step; options_.deepening_step > 0 && depth <= options_.deepening_max_depth;
        depth += options_.deepening_step) {
@@ -82,7 +120,7 @@ int Solver::deepen(const Board& b, int k, const BoardKey::Split& key, int guess,
     const std::uint64_t nodes0 = nodes();
     for (int p = 0; p < kShallowPasses && lo < hi; ++p) {
       const int gamma = std::clamp(guess == lo ? guess + 1 : guess, lo + 1, hi);
-      const int r = pass(b, k, key, gamma - 1, gamma, lower, upper, depth);
+      const int r = pass(b, k, gamma - 1, gamma, lower, upper, depth);
       if (r < gamma)
         hi = r;
       else
@@ -103,26 +141,27 @@ int Solver::deepen(const Board& b, int k, const BoardKey::Split& key, int guess,
   return guess;
 }
 
-int Solver::pass(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int lower, int upper,
-                 int depth) {
+int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth) {
   ++passes_;
-  int result = 0;
-  if (threads_ == 1) {
-    result = searchers_[0]->search(b, k, key, alpha, beta, depth);
-    if (ctx_.cancelled()) throw Interrupted(lower, upper);
-    return result;
-  }
-  ctx_.stop.store(false);
+  for (;;) {
+    const BoardKey::Split key = ctx_.key.split(b, table_.index_bits());
+    int result = 0;
+    if (threads_ == 1) {
+      result = searchers_[0]->search(b, k, key, alpha, beta, depth);
+    } else {
 #pragma omp parallel num_threads(threads_)
-  {
-    const int t = omp_get_thread_num();
-    const int r = searchers_[static_cast<std::size_t>(t)]->search(b, k, key, alpha, beta, depth);
-    // The first searcher to finish completed its search (nobody had set stop before it).
-    if (!ctx_.stop.exchange(true)) result = r;
+      {
+        const int t = omp_get_thread_num();
+        const int r = searchers_[static_cast<std::size_t>(t)]->search(b, k, key, alpha, beta, depth);
+        // The first searcher to finish completed its search (nobody had set stop before it).
+        if (!ctx_.stop.exchange(true)) result = r;
+      }
+    }
+    ctx_.stop.store(false);
+    if (ctx_.cancelled()) throw Interrupted(lower, upper);
+    if (!ctx_.grow.load()) return result;
+    grow_table();  // the pass was stopped half full: again, on twice the table
   }
-  ctx_.stop.store(false);
-  if (ctx_.cancelled()) throw Interrupted(lower, upper);
-  return result;
 }
 
 int Solver::seeds_checked(const Board& b) const {
@@ -139,13 +178,10 @@ bool Solver::value_at_least(const Board& b, int gamma) {
   if (is_terminal(b, ctx_.pits, ctx_.rules.end, remainder)) return remainder >= gamma;
   const int k = seeds_checked(b);
   if (ctx_.probe.covers(k)) return ctx_.probe.value(b, k) >= gamma;
-  const BoardKey::Split key = ctx_.key.split(b, table_.index_bits());
-  const TableEntry known = table_.probe(key.index, key.tag);
-  const int lo = std::max(min_value(k, ctx_.rules), known.lower);
-  const int hi = std::min(max_value(k), known.upper);
+  const auto [lo, hi] = known_bounds(b, k);
   if (lo >= gamma) return true;
   if (hi < gamma) return false;
-  return pass(b, k, key, gamma - 1, gamma, lo, hi) >= gamma;
+  return pass(b, k, gamma - 1, gamma, lo, hi) >= gamma;
 }
 
 std::vector<int> Solver::best_sowings(const Board& b) {
@@ -173,10 +209,7 @@ int Solver::value(const Board& b) {
   if (is_terminal(b, m, ctx_.rules.end, remainder)) return remainder;
   const int k = seeds_checked(b);
   if (ctx_.probe.covers(k)) return ctx_.probe.value(b, k);
-  const BoardKey::Split key = ctx_.key.split(b, table_.index_bits());
-  const TableEntry known = table_.probe(key.index, key.tag);
-  int lo = std::max(min_value(k, ctx_.rules), known.lower);
-  int hi = std::min(max_value(k), known.upper);
+  auto [lo, hi] = known_bounds(b, k);
   // MTD(f) from a first guess (rounded to the parity of the value) inside the known bounds:
   // on a board with many seeds above the database, where the passes below the value are
   // costly, a quick estimate; else 0.
@@ -191,17 +224,17 @@ int Solver::value(const Board& b) {
   // the shallow passes cost more than their move ordering saves (relay(5,3): 0.64 M nodes
   // without them, 4.65 M with them).
   if (lo < hi && ctx_.probe.max_seeds >= 0) {
-    const int estimate = deepen(b, k, key, guess, lo, hi);
-    const TableEntry known_now = table_.probe(key.index, key.tag);  // the shallow passes may prove bounds
-    lo = std::max(lo, known_now.lower);
-    hi = std::min(hi, known_now.upper);
+    const int estimate = deepen(b, k, guess, lo, hi);
+    const auto [lo_now, hi_now] = known_bounds(b, k);  // the shallow passes may prove bounds
+    lo = std::max(lo, lo_now);
+    hi = std::min(hi, hi_now);
     guess = std::clamp(round_down(estimate, k), lo, hi);
     first_guess_.value = guess;
   }
   const std::uint64_t nodes0 = nodes();
   while (lo < hi) {
     const int gamma = guess == lo ? guess + 1 : guess;  // test value >= gamma
-    const int r = pass(b, k, key, gamma - 1, gamma, lo, hi);
+    const int r = pass(b, k, gamma - 1, gamma, lo, hi);
     if (r < gamma)
       hi = r;
     else

@@ -24,6 +24,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/board.hpp"
@@ -41,6 +42,10 @@ struct SolverOptions {
   // entries gets a smaller table: the smallest power-of-two number of buckets with an entry
   // for every such board (table_bytes() tells the size used).
   std::size_t table_bytes = std::size_t(256) << 20;
+  // The table starts at this size (or the smallest with room for exact keys) and doubles,
+  // up to table_bytes, whenever half its entries are in use (transposition_table.hpp,
+  // "Growth"): a small problem touches little memory. 0: table_bytes from the start.
+  std::size_t table_initial_bytes = std::size_t(16) << 20;
   int threads = 1;     // <= 0: all cores (omp_get_max_threads)
   EndgameProbe probe;  // no database by default
   // MTD(f)'s first guess for a board with many seeds above the database: a depth-limited
@@ -107,19 +112,25 @@ class Solver {
   const Estimate& first_guess() const { return first_guess_; }
   // The deepest iteration of the iterative deepening of the latest value() call (0: none).
   int deepening_depth() const { return deepening_depth_; }
-  std::size_t table_bytes() const { return table_.bytes(); }
+  std::size_t table_bytes() const { return table_.bytes(); }  // the size reached so far
+  std::size_t table_max_bytes() const { return table_.max_bytes(); }
+  int table_doublings() const { return table_doublings_; }
   // Was the table made smaller than asked because the problem has fewer boards?
   bool table_capped() const { return table_capped_; }
   std::size_t table_capacity() const { return table_.capacity(); }
   std::size_t table_used() const { return table_.used(); }  // entries in use (a scan)
 
  private:
-  // One null-window pass; throws Interrupted([lower, upper]) when cancelled during it.
-  int pass(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int lower, int upper,
-           int depth = Searcher::kFullDepth);
+  // One null-window pass; throws Interrupted([lower, upper]) when cancelled during it. A
+  // pass stopped for the table to grow is run again on the doubled table.
+  int pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth = Searcher::kFullDepth);
   // Iterative deepening before the exact passes: shallow MTD(f) searches that leave best
   // sowings in the table; returns the last shallow value (a guess).
-  int deepen(const Board& b, int k, const BoardKey::Split& key, int guess, int lower, int upper);
+  int deepen(const Board& b, int k, int guess, int lower, int upper);
+  // What the table knows of b (k seeds): its bounds within the seeds-in-play bounds.
+  std::pair<int, int> known_bounds(const Board& b, int k) const;
+  void grow_table();
+  void set_growth_point();
   std::uint64_t horizon_boards() const;
   int seeds_checked(const Board& b) const;
 
@@ -130,6 +141,7 @@ class Solver {
   std::uint64_t passes_ = 0;
   SolverOptions options_;
   bool table_capped_ = false;
+  int table_doublings_ = 0;
   Estimate first_guess_;
   int deepening_depth_ = 0;
 };

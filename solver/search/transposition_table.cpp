@@ -10,27 +10,66 @@
 
 namespace kalah::search {
 
-TranspositionTable::TranspositionTable(std::size_t bytes) {
-  const std::size_t bucket_bytes = kBucketEntries * sizeof(std::uint64_t);
-  buckets_ = 1;
-  index_bits_ = 0;
-  while (buckets_ * 2 * bucket_bytes <= bytes && index_bits_ < 40) {
-    buckets_ *= 2;
-    ++index_bits_;
-  }
-  // Anonymous memory: zeroed by the kernel page by page as it is first touched, on huge
-  // pages where the system allows it (fewer TLB misses for the random accesses).
-  void* p = mmap(nullptr, this->bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+namespace {
+// log2 of the largest power-of-two bucket count that fits in `bytes` (at least one bucket).
+int bucket_bits_within(std::size_t bytes, std::size_t bucket_bytes) {
+  int bits = 0;
+  while ((std::size_t(2) << bits) * bucket_bytes <= bytes && bits < 40) ++bits;
+  return bits;
+}
+}  // namespace
+
+TranspositionTable::TranspositionTable(std::size_t bytes, std::size_t initial_bytes) {
+  const int max_bits = bucket_bits_within(bytes, kBucketBytes);
+  index_bits_ = initial_bytes == 0 ? max_bits : std::min(max_bits, bucket_bits_within(initial_bytes, kBucketBytes));
+  max_buckets_ = std::size_t(1) << max_bits;
+  buckets_ = std::size_t(1) << index_bits_;
+  // Anonymous memory for the largest size: zeroed by the kernel page by page as it is first
+  // touched, on huge pages where the system allows it (fewer TLB misses for the random
+  // accesses); address space only until then.
+  void* p = mmap(nullptr, max_bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
-  madvise(p, this->bytes(), MADV_HUGEPAGE);
+  madvise(p, max_bytes(), MADV_HUGEPAGE);
 #endif
   words_ = static_cast<std::uint64_t*>(p);
 }
 
-TranspositionTable::~TranspositionTable() { munmap(words_, bytes()); }
+TranspositionTable::~TranspositionTable() { munmap(words_, max_bytes()); }
 
-void TranspositionTable::store(std::uint64_t index, std::uint64_t tag, int lower, int upper, int move, int work) {
+void TranspositionTable::grow(int threads) {
+  assert(can_grow());
+  const std::size_t half = buckets_;
+  const std::uint64_t kept_bits = (std::uint64_t(1) << 28) - 1;  // everything below the tag
+  // Bucket i splits into i (tag bit 0) and i + half (tag bit 1); the upper bucket is new
+  // (all zero), so the two are written from the old entries alone.
+#pragma omp parallel for num_threads(std::max(threads, 1)) schedule(static, 4096)
+  for (std::size_t i = 0; i < half; ++i) {
+    std::uint64_t* low = words_ + i * kBucketEntries;
+    std::uint64_t* high = words_ + (i + half) * kBucketEntries;
+    std::uint64_t stay[kBucketEntries] = {}, move[kBucketEntries] = {};
+    int n_stay = 0, n_move = 0;
+    for (int s = 0; s < kBucketEntries; ++s) {
+      const std::uint64_t w = low[s];
+      if (w == 0) continue;
+      const std::uint64_t tag = w >> 28;
+      // Nonzero still: a stored entry has a bound or a move, so its low bits are not all zero.
+      const std::uint64_t moved = ((tag >> 1) << 28) | (w & kept_bits);
+      if (tag & 1)
+        move[n_move++] = moved;
+      else
+        stay[n_stay++] = moved;
+    }
+    for (int s = 0; s < kBucketEntries; ++s) {
+      low[s] = stay[s];
+      if (move[s]) high[s] = move[s];  // (an empty slot stays untouched)
+    }
+  }
+  buckets_ *= 2;
+  ++index_bits_;
+}
+
+bool TranspositionTable::store(std::uint64_t index, std::uint64_t tag, int lower, int upper, int move, int work) {
   assert(-255 <= lower && lower <= upper && upper <= 255);
   assert(index < buckets_ && (tag >> kTagBits) == 0);
   std::uint64_t* bucket = words_ + index * kBucketEntries;
@@ -48,7 +87,7 @@ void TranspositionTable::store(std::uint64_t index, std::uint64_t tag, int lower
       if (move >= 0) e.move = move;
       e.work = std::max(e.work, work);
       slot.store(encode(tag, e), std::memory_order_relaxed);
-      return;
+      return false;
     }
     const int wk = w == 0 ? -1 : static_cast<int>((w >> 22) & 63);
     if (wk < victim_work) {
@@ -62,6 +101,7 @@ void TranspositionTable::store(std::uint64_t index, std::uint64_t tag, int lower
   e.move = move;
   e.work = std::min(work, 63);
   std::atomic_ref<std::uint64_t>(bucket[victim]).store(encode(tag, e), std::memory_order_relaxed);
+  return victim_work < 0;
 }
 
 std::size_t TranspositionTable::used() const {
@@ -75,7 +115,7 @@ std::size_t TranspositionTable::used() const {
 void TranspositionTable::clear() {
 #ifdef MADV_DONTNEED
   // Give the pages back: they read as zero again.
-  if (madvise(words_, bytes(), MADV_DONTNEED) == 0) return;
+  if (madvise(words_, max_bytes(), MADV_DONTNEED) == 0) return;
 #endif
   std::memset(words_, 0, bytes());
 }

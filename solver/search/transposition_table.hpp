@@ -13,6 +13,14 @@
 // the table's lifetime and across searches of the same pit count, seed cap and rules.
 // Buckets hold 4 entries (32 bytes, half a cache line); a store replaces the entry with the
 // same tag, else the one with the least work.
+//
+// Growth. The table reserves its largest size up front (address space only) and uses a
+// power-of-two prefix of it, so a small problem touches (and the kernel zeroes) only the
+// pages it needs. grow() doubles the buckets in place while no searcher runs: the bucket
+// index is the low bits of a board's mixed key and the tag the bits above it
+// (board_key.hpp), so with one more index bit an entry of bucket i moves to bucket
+// i + 2^index_bits when its tag's lowest bit is 1, else stays, and loses that bit of tag.
+// Each old bucket splits into two, so nothing is lost.
 #pragma once
 
 #include <atomic>
@@ -34,15 +42,22 @@ class TranspositionTable {
   static constexpr int kBucketEntries = 4;
 
   // A table using at most `bytes` bytes (rounded down to a power-of-two number of buckets,
-  // at least one). Memory is obtained zeroed and touched only when used.
-  explicit TranspositionTable(std::size_t bytes);
+  // at least one), starting at `initial_bytes` (likewise rounded; 0 or more than `bytes`:
+  // the whole table at once). Memory is obtained zeroed and touched only when used.
+  explicit TranspositionTable(std::size_t bytes, std::size_t initial_bytes = 0);
   ~TranspositionTable();
   TranspositionTable(const TranspositionTable&) = delete;
   TranspositionTable& operator=(const TranspositionTable&) = delete;
 
   int index_bits() const { return index_bits_; }
-  std::size_t bytes() const { return buckets_ * kBucketEntries * sizeof(std::uint64_t); }
+  std::size_t bytes() const { return buckets_ * kBucketBytes; }  // in use now
   std::size_t capacity() const { return buckets_ * kBucketEntries; }
+  std::size_t max_bytes() const { return max_buckets_ * kBucketBytes; }
+  bool can_grow() const { return buckets_ < max_buckets_; }
+  // Double the buckets (can_grow() must hold). Every entry keeps its board; keys split with
+  // the old index_bits() are stale afterwards. Not thread-safe: call while nobody probes or
+  // stores. Runs on `threads` threads.
+  void grow(int threads = 1);
 
   // The bounds known for (index, tag); a default TableEntry if none.
   TableEntry probe(std::uint64_t index, std::uint64_t tag) const {
@@ -58,12 +73,13 @@ class TranspositionTable {
   // Start loading a bucket into the cache (before probing it).
   void prefetch(std::uint64_t index) const { __builtin_prefetch(words_ + index * kBucketEntries); }
 
-  // Record bounds (merged with those already held for the same board).
-  void store(std::uint64_t index, std::uint64_t tag, int lower, int upper, int move, int work);
+  // Record bounds (merged with those already held for the same board). Returns true when
+  // the entry went into an empty slot (the table holds one board more).
+  bool store(std::uint64_t index, std::uint64_t tag, int lower, int upper, int move, int work);
 
   // Entries in use (a scan of the table).
   std::size_t used() const;
-  // Forget everything.
+  // Forget everything (the size stays).
   void clear();
 
  private:
@@ -80,8 +96,11 @@ class TranspositionTable {
            (std::uint64_t(255 - e.upper) << 9) | std::uint64_t(e.lower + 255);
   }
 
+  static constexpr std::size_t kBucketBytes = kBucketEntries * sizeof(std::uint64_t);
+
   std::uint64_t* words_ = nullptr;
   std::size_t buckets_ = 0;
+  std::size_t max_buckets_ = 0;
   int index_bits_ = 0;
 };
 

@@ -1,8 +1,11 @@
 // The table's entry encoding and policy (solver/search/transposition_table.hpp): bounds,
 // move and work survive a store and a probe over their whole ranges, bounds for one board
 // merge, an all-zero word means nothing known, and a full bucket gives up its least-work
-// entry.
+// entry; a table that grows keeps every board it held, under its new index and tag.
 #include "testing/catch.hpp"
+
+#include <random>
+#include <vector>
 
 #include "solver/search/transposition_table.hpp"
 
@@ -69,4 +72,65 @@ TEST_CASE("table: a full bucket replaces its least-work entry", "[search][table]
   CHECK(table.probe(5, 100).upper == 255);  // work 10: replaced
   CHECK(table.probe(5, 999).lower == 1);
   for (int i = 1; i < TranspositionTable::kBucketEntries; ++i) CHECK(table.probe(5, 100 + i).lower == i);
+}
+
+TEST_CASE("table: growing in place keeps every entry, found by the longer index", "[search][table]") {
+  // Keys as board_key.hpp splits them: index = the low index_bits() bits of a 40-bit mixed
+  // key, tag = the bits above. Fill the table past half, then double it six times.
+  TranspositionTable table(std::size_t(1) << 16, 1024);
+  REQUIRE(table.bytes() == 1024);
+  REQUIRE(table.max_bytes() == std::size_t(1) << 16);
+  struct Stored {
+    std::uint64_t key;
+    TableEntry entry;
+  };
+  std::mt19937_64 rng(5);
+  std::vector<Stored> boards;
+  const auto split = [&](std::uint64_t key) {
+    const int bits = table.index_bits();
+    return std::pair{key & ((std::uint64_t(1) << bits) - 1), key >> bits};
+  };
+  for (std::size_t i = 0; i < table.capacity() * 3 / 4; ++i) {
+    const std::uint64_t key = rng() & ((std::uint64_t(1) << 40) - 1);
+    const int lower = static_cast<int>(rng() % 100) - 50;
+    const auto [index, tag] = split(key);
+    table.store(index, tag, lower, lower + 2, static_cast<int>(i % 8), static_cast<int>(i % 64));
+  }
+  // What the full table still holds (a full bucket gave up entries) is what must survive.
+  std::mt19937_64 replay(5);
+  for (std::size_t i = 0; i < table.capacity() * 3 / 4; ++i) {
+    const std::uint64_t key = replay() & ((std::uint64_t(1) << 40) - 1);
+    replay();
+    const auto [index, tag] = split(key);
+    const TableEntry e = table.probe(index, tag);
+    if (e.upper != 255) boards.push_back({key, e});
+  }
+  const std::size_t used = table.used();
+  REQUIRE(boards.size() == used);
+  for (int doubling = 1; doubling <= 6; ++doubling) {
+    REQUIRE(table.can_grow());
+    const int bits = table.index_bits();
+    table.grow(doubling % 2 + 1);  // one thread, then two
+    REQUIRE(table.index_bits() == bits + 1);
+    REQUIRE(table.bytes() == std::size_t(1024) << doubling);
+    CHECK(table.used() == used);
+    for (const Stored& s : boards) {
+      const auto [index, tag] = split(s.key);
+      const TableEntry e = table.probe(index, tag);
+      INFO("doubling " << doubling << " key " << s.key);
+      REQUIRE(e.lower == s.entry.lower);
+      REQUIRE(e.upper == s.entry.upper);
+      REQUIRE(e.move == s.entry.move);
+      REQUIRE(e.work == s.entry.work);
+    }
+  }
+  CHECK_FALSE(table.can_grow());
+}
+
+TEST_CASE("table: a store says when it took an empty slot", "[search][table]") {
+  TranspositionTable table(4096);
+  CHECK(table.store(1, 10, 0, 0, -1, 1));          // new board, empty slot
+  CHECK_FALSE(table.store(1, 10, 0, 0, 2, 1));     // same board: merged
+  for (int i = 1; i < TranspositionTable::kBucketEntries; ++i) CHECK(table.store(1, 10 + i, 0, 0, -1, 5));
+  CHECK_FALSE(table.store(1, 99, 0, 0, -1, 9));    // bucket full: an entry replaced
 }
