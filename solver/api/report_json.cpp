@@ -165,6 +165,82 @@ Json database_json(const std::string& dir, const DbScan& scan) {
   return j;
 }
 
+namespace {
+
+// Counts at every other offset (the values of a level share the parity of k).
+Json every_other(const std::vector<std::uint64_t>& counts) {
+  Json a = Json::array();
+  for (std::size_t i = 0; i < counts.size(); i += 2) a.push_back(counts[i]);
+  return a;
+}
+
+Json level_stats_json(const LevelStats& st, std::uint64_t file_bytes, bool compressed) {
+  const double boards = static_cast<double>(st.boards);
+  Json j;
+  j["level"] = st.level;
+  j["boards"] = st.boards;
+  j["terminal"] = st.terminal();
+  j["no_leaving"] = st.no_leaving();
+  j["with_leaving"] = st.with_leaving();
+  j["value_equals_p"] = st.value_equals_p();
+  j["h_value"] = st.h_value();
+  j["h_value_given_side"] = st.h_value_given_side();
+  j["h_excess"] = st.h_excess();
+  j["h_excess_given_side"] = st.h_excess_given_side();
+  j["h_value_given_p"] = st.h_value_given_p();
+  j["h_value_given_p_side"] = st.h_value_given_p_side();
+  j["h_value_no_leaving"] = st.h_value_no_leaving();
+  j["h_value_no_leaving_given_side"] = st.h_value_no_leaving_given_side();
+  j["h_value_given_class"] = st.h_value_given_class();
+  j["h_value_given_class_side"] = st.h_value_given_class_side();
+  j["values"] = every_other(st.value_counts());
+  j["no_leaving_values"] = every_other(st.no_leaving_value_counts());
+  j["excess"] = every_other(st.excess_counts());
+  j["codes"] = st.code_counts();
+  j["escapes_2bit"] = st.escapes(2);
+  j["escapes_3bit"] = st.escapes(3);
+  j["escapes_4bit"] = st.escapes(4);
+  j["window_escapes_3bit"] = st.window_escapes(3, false);
+  j["window_escapes_4bit"] = st.window_escapes(4, false);
+  j["side_window_escapes_3bit"] = st.window_escapes(3, true);
+  j["side_window_escapes_4bit"] = st.window_escapes(4, true);
+  j["file_bytes"] = file_bytes;
+  j["file_bytes_per_board"] = static_cast<double>(file_bytes) / boards;
+  // Sizes of the packings: null when not compressed (--no-zstd).
+  const auto size = [&](std::uint64_t bytes) { return compressed ? Json(bytes) : Json(nullptr); };
+  const auto per_board = [&](std::uint64_t bytes) {
+    return compressed ? Json(static_cast<double>(bytes) / boards) : Json(nullptr);
+  };
+  j["raw_bytes"] = size(st.raw_bytes);
+  j["code_bytes"] = size(st.code_bytes);
+  j["nibble_bytes"] = size(st.nibble_bytes);
+  j["escape_bytes"] = size(st.escape_bytes);
+  j["raw_bytes_per_board"] = per_board(st.raw_bytes);
+  j["code_bytes_per_board"] = per_board(st.code_bytes);
+  j["nibble_bytes_per_board"] = per_board(st.nibble_bytes + st.escape_bytes);
+  return j;
+}
+
+}  // namespace
+
+Json to_json(const DbStatsReport& r) {
+  Json levels = Json::array();
+  for (std::size_t i = 0; i < r.levels.size(); ++i)
+    levels.push_back(level_stats_json(r.levels[i], r.file_bytes[i], r.options.compress));
+  Json j;
+  j["directory"] = r.directory;
+  j["pits"] = r.pits;
+  j["rules"] = rules_json(r.rules);
+  j["max_seeds"] = r.max_seeds;
+  j["compressed"] = r.options.compress;
+  j["compression"] = r.options.compression;
+  j["block_entries"] = r.options.block_entries;
+  j["threads"] = r.options.threads;
+  j["seconds"] = r.seconds;
+  j["levels"] = levels;
+  return j;
+}
+
 Json to_json(const BenchReport& r) {
   Json positions = Json::array();
   for (const BenchResult& b : r.results)

@@ -9,6 +9,7 @@
 #include "engine/rules.hpp"
 #include "solver/analysis/analysis.hpp"
 #include "solver/api/bench.hpp"
+#include "solver/api/db_stats.hpp"
 #include "solver/api/probe.hpp"
 #include "solver/api/reports.hpp"
 #include "solver/db/store.hpp"
@@ -38,5 +39,7 @@ Json to_json(const ProbeReport& report);
 Json replay_json(const Replay& replay, const Rules& rules, Notation notation);
 // `kalah db info`: what the database directory `dir` holds.
 Json database_json(const std::string& dir, const DbScan& scan);
+// `kalah db stats`: the statistics of each level measured (docs/json.md).
+Json to_json(const DbStatsReport& report);
 
 }  // namespace kalah::api

@@ -3,6 +3,7 @@
 //   info    DIR [--json]
 //   probe   DIR --position POS [--json] [rule options: checked against the database's]
 //   verify  DIR [--threads T]
+//   stats   --db DIR [--levels A..B] [--json] [--threads T] [--compression L] [--no-zstd] [--no-db-cache]
 // Progress goes to stderr (a bar on a terminal, plain lines otherwise); results to stdout.
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include "engine/notation.hpp"
 #include "engine/text.hpp"
 #include "solver/analysis/analysis.hpp"
+#include "solver/api/db_stats.hpp"
 #include "solver/api/probe.hpp"
 #include "solver/api/report_json.hpp"
 #include "solver/api/session.hpp"
@@ -316,10 +318,120 @@ int run_verify(const Args& args) {
   return 0;
 }
 
+// "A..B" or "K" (one level); a missing end after ".." is the database's top level (-1).
+std::pair<int, int> parse_level_range(const std::string& text) {
+  const auto bad = [&]() { return UsageError("--levels wants A..B or K (level numbers), not " + kalah::quoted(text)); };
+  const auto number = [&](const std::string& t) {
+    if (t.empty() || t.size() > 3 || t.find_first_not_of("0123456789") != std::string::npos) throw bad();
+    return std::stoi(t);
+  };
+  const auto dots = text.find("..");
+  if (dots == std::string::npos) {
+    const int k = number(text);
+    return {k, k};
+  }
+  const int first = number(text.substr(0, dots));
+  const std::string rest = text.substr(dots + 2);
+  const int last = rest.empty() ? -1 : number(rest);
+  if (last >= 0 && last < first) throw bad();
+  return {first, last};
+}
+
+std::string percent(std::uint64_t part, std::uint64_t whole) {
+  return fixed(whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0, 1);
+}
+
+// One row of the stats table (the columns of stats_legend).
+std::string stats_row(const LevelStats& st, std::uint64_t file_bytes, bool compressed) {
+  const double boards = static_cast<double>(st.boards);
+  const auto per_board = [&](std::uint64_t bytes) {
+    return compressed ? fixed(static_cast<double>(bytes) / boards, 3) : std::string("-");
+  };
+  char row[512];
+  std::snprintf(row, sizeof row, "%5d %15s %6s %6s %6.3f %6.3f %6.3f %6.3f %6.3f %6s %6s %6s %7s %7s %7s %7s", st.level,
+                group(st.boards).c_str(), percent(st.terminal(), st.boards).c_str(),
+                percent(st.no_leaving(), st.boards).c_str(), st.h_value(), st.h_value_given_side(), st.h_excess(),
+                st.h_value_given_p(), st.h_value_given_class_side(), percent(st.value_equals_p(), st.boards).c_str(),
+                percent(st.escapes(3), st.boards).c_str(), percent(st.escapes(4), st.boards).c_str(),
+                fixed(static_cast<double>(file_bytes) / boards, 3).c_str(), per_board(st.raw_bytes).c_str(),
+                per_board(st.code_bytes).c_str(), per_board(st.nibble_bytes + st.escape_bytes).c_str());
+  return row;
+}
+
+const char* const kStatsHeader =
+    "level          boards  term%  noP%     H0    H|s  H(v-P) H(v|P) H|P,s   v=P%  esc3%  esc4%    disk     raw    "
+    "code  nibble";
+
+const char* const kStatsLegend =
+    "columns: term% boards whose game is over; noP% boards with no sowing that leaves the level (no P); H0 = H(v), "
+    "H|s = H(v | seeds on the mover's side), H(v-P) and H(v|P) over boards with P, H|P,s = H(v | P or no P or over, s) "
+    "over all boards, in bits a board; v=P% boards whose value is P (of all boards); esc3%/esc4% boards whose code "
+    "(v-P)/2, or the value zigzagged from 0 without P, needs an escape in 3/4 bits; bytes a board: disk the level "
+    "file, raw/code/"
+    "nibble the zstd-compressed packings (nibble with its escaped values); docs/json.md";
+
+int run_stats(const Args& args) {
+  po::options_description options("db stats options");
+  // clang-format off
+  options.add_options()
+      ("db", po::value<std::string>()->required(), "database directory (also the first argument)")
+      ("levels", po::value<std::string>(), "levels to measure: A..B, A.. or K (default: every level)")
+      ("json", "print one JSON object instead of text")
+      ("threads,t", po::value<int>()->default_value(0), "threads (0: all cores)")
+      ("compression", po::value<int>()->default_value(3), "zstd level of the packings (1..19; level files: 3)")
+      ("no-zstd", "leave out the compressed sizes (the entropies alone, faster)")
+      ("no-db-cache", "read the level files only: neither map nor write raw cache files (level-KKK.raw)");
+  // clang-format on
+  po::variables_map vm;
+  po::positional_options_description pos;
+  pos.add("db", 1);
+  if (!parse_command("db stats", "--db DIR [--levels A..B] [--json] [--threads T] [--compression L] [--no-zstd]",
+                     options, args, vm, &pos))
+    return 0;
+  LevelStatsOptions o;
+  o.threads = vm["threads"].as<int>();
+  o.compression = vm["compression"].as<int>();
+  o.compress = !vm.count("no-zstd");
+  if (o.threads < 0 || o.threads > 1024) throw UsageError("--threads must be between 0 and 1024");
+  if (o.compression < 1 || o.compression > 19) throw UsageError("--compression must be 1..19");
+  const auto [first, last] = vm.count("levels") ? parse_level_range(vm["levels"].as<std::string>()) : std::pair{0, -1};
+  const std::string dir = vm["db"].as<std::string>();
+  const bool json = vm.count("json") > 0;
+  bool header_printed = false;
+  const api::DbStatsReport r = api::database_stats(
+      dir, first, last, o, !vm.count("no-db-cache"),
+      [](const std::string& line) { std::cerr << "note: " << line << "\n"; },
+      [&](const LevelStats& st, std::uint64_t file_bytes) {
+        if (json) return;
+        if (!header_printed) {
+          std::cout << kStatsHeader << "\n";
+          header_printed = true;
+        }
+        std::cout << stats_row(st, file_bytes, o.compress) << std::endl;  // a level can take minutes
+      });
+  if (json) {
+    std::cout << api::json_text(api::to_json(r)) << "\n";
+    return 0;
+  }
+  std::cout << "\ndatabase     " << dir << "\n"
+            << "pits         " << r.pits << "\n"
+            << "rules        " << rules_text(r.rules) << "\n"
+            << "levels       " << r.levels.front().level << ".." << r.levels.back().level << " of 0.." << r.max_seeds
+            << "\n"
+            << "packings     "
+            << (o.compress ? "zstd level " + std::to_string(o.compression) + ", blocks of " + group(o.block_entries) +
+                                 " boards"
+                           : std::string("not compressed (--no-zstd)"))
+            << "\n"
+            << "time         " << fixed(r.seconds, 2) << " s\n"
+            << kStatsLegend << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int run_db(const Args& args) {
-  static const char* usage = "usage: kalah db <build|info|probe|verify> ...   (kalah db <subcommand> --help)";
+  static const char* usage = "usage: kalah db <build|info|probe|verify|stats> ...   (kalah db <subcommand> --help)";
   if (args.empty()) throw UsageError(usage);
   const std::string& sub = args[0];
   const Args rest(args.begin() + 1, args.end());
@@ -327,13 +439,16 @@ int run_db(const Args& args) {
   if (sub == "info") return run_info(rest);
   if (sub == "probe") return run_probe(rest);
   if (sub == "verify") return run_verify(rest);
+  if (sub == "stats") return run_stats(rest);
   if (sub == "--help" || sub == "-h") {
     std::cout << usage << "\n"
               << "  build   build (or resume) a database: --pits M --max-seeds S --out DIR [rules] [--threads T]\n"
               << "          [--memory SIZE]\n"
               << "  info    what a database directory holds\n"
               << "  probe   exact value and best move of a position: DIR --position POS [--json]\n"
-              << "  verify  re-derive every entry from its successors and check every checksum: DIR\n";
+              << "  verify  re-derive every entry from its successors and check every checksum: DIR\n"
+              << "  stats   per level: value entropies against cheap predictors, zstd sizes of packings: --db DIR\n"
+              << "          [--levels A..B] [--json]\n";
     return 0;
   }
   throw UsageError("unknown db subcommand " + kalah::quoted(sub) + "; " + usage);

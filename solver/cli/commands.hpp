@@ -13,7 +13,7 @@ using Args = std::vector<std::string>;
 int run_solve(const Args& args);     // exact value, best move, principal variation
 int run_openings(const Args& args);  // every first sowing / first turn, pie rule
 int run_replay(const Args& args);    // replay a game record (Finnish or Irving notation)
-int run_db(const Args& args);        // endgame databases: build, info, probe, verify
+int run_db(const Args& args);        // endgame databases: build, info, probe, verify, stats
 int run_bench(const Args& args);     // fixed search benchmark with a node-count signature
 
 }  // namespace kalah::cli

@@ -22,7 +22,7 @@ const Command kCommands[] = {
     {"solve", kalah::cli::run_solve, "exact value, best move and principal variation of a position"},
     {"openings", kalah::cli::run_openings, "value of every first sowing and first turn; pie rule"},
     {"replay", kalah::cli::run_replay, "replay a game record (Finnish or Irving notation)"},
-    {"db", kalah::cli::run_db, "endgame databases: build, info, probe, verify"},
+    {"db", kalah::cli::run_db, "endgame databases: build, info, probe, verify, stats"},
     {"bench", kalah::cli::run_bench, "fixed search benchmark; prints a node-count signature"},
 };
 
