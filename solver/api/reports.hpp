@@ -36,8 +36,8 @@ struct SearchStats {
   int deepening_depth = 0;       // the root's deepest iterative-deepening iteration (0: none)
   std::uint64_t table_bytes = 0, table_entries = 0, table_used = 0;
   std::uint64_t table_max_bytes = 0;  // the most the table may grow to (--tt-memory, capped)
-  bool table_capped = false;  // smaller than asked: the problem has fewer boards
-  int db_max_seeds = -1;      // -1: no database
+  bool table_capped = false;          // smaller than asked: the problem has fewer boards
+  int db_max_seeds = -1;              // -1: no database
   double db_seconds = 0;
   std::string db_dir;
   double nodes_per_second() const { return search_seconds > 0 ? static_cast<double>(nodes) / search_seconds : 0; }

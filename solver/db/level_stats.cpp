@@ -13,16 +13,11 @@
 #include <utility>
 
 #include "solver/base/sowing_kernel.hpp"
+#include "solver/base/value_bounds.hpp"
 
 namespace kalah {
 
 namespace {
-
-// The lowest value of a board that is not terminal (solver/search/value_bounds.hpp gives the
-// reasons): with kalah sowing and `empty` capture the mover banks at least one seed.
-int lowest_value(int k, const Rules& rules) {
-  return rules.sowing == Sowing::Kalah && rules.capture == Capture::Empty ? 2 - k : -k;
-}
 
 // Sums of n log2 n over the cells of a joint distribution and over its conditioning groups:
 // H(Y | X) = (sum_x n_x log n_x - sum_xy n_xy log n_xy) / N.
@@ -89,7 +84,7 @@ class LevelScanner {
   using K = base::Kernel<M, S, C, E>;
 
   LevelScanner(const EndgameDatabase& db, const base::SowTables& tab, int k, const LevelStatsOptions& options)
-      : db_(db), kern_{tab}, k_(k), options_(options), lowest_(lowest_value(k, db.rules())) {}
+      : db_(db), kern_{tab}, k_(k), options_(options), lowest_(base::min_value(k, db.rules())) {}
 
   // Boards [first, end) of the level into `out` (its joint counts already sized and zero).
   void scan(std::uint64_t first, std::uint64_t end, BlockResult& out, ZSTD_CCtx* cctx) const {

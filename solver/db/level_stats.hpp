@@ -4,7 +4,7 @@
 // of boards a one-move look recomputes, and the zstd size of a few packings of the level.
 //
 // Per board of level k (k seeds in the pits, mover to move, value v in [-k, k] with the
-// parity of k; solver/search/value_bounds.hpp):
+// parity of k; solver/base/value_bounds.hpp):
 //   * s, the seeds on the mover's side (0..k): known from the board, no memory read;
 //   * the predictor class: `terminal` (the game is over: v follows from the seeds), else
 //     P, the best value for the mover through a sowing that LEAVES the level (it banks a

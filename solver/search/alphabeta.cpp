@@ -5,8 +5,8 @@
 #include <cassert>
 #include <climits>
 
+#include "solver/base/value_bounds.hpp"
 #include "solver/search/children.hpp"
-#include "solver/search/value_bounds.hpp"
 
 namespace kalah::search {
 
@@ -68,8 +68,8 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   // the table and its key is not computed).
   const bool tabled = k >= ctx.table_min_seeds;
   const TableEntry known = known_in ? *known_in : tabled ? table.probe(key.index, key.tag) : kNothingKnown;
-  const int lo = std::max(min_value(k, kRules), known.lower);
-  const int hi = std::min(max_value(k), known.upper);
+  const int lo = std::max(base::min_value(k, kRules), known.lower);
+  const int hi = std::min(base::max_value(k), known.upper);
   if (lo >= beta) return lo;
   if (hi <= alpha) return hi;
   if (lo == hi) return lo;
@@ -143,8 +143,8 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
     if (open[i]) {
       const TableEntry e = c.seeds >= ctx.table_min_seeds ? table.probe(c.key.index, c.key.tag) : kNothingKnown;
       child_entry[i] = e;
-      const int clo = std::max(min_value(c.seeds, kRules), e.lower);
-      const int chi = std::min(max_value(c.seeds), e.upper);
+      const int clo = std::max(base::min_value(c.seeds, kRules), e.lower);
+      const int chi = std::min(base::max_value(c.seeds), e.upper);
       c.lo = c.through(c.extra ? clo : chi);
       c.hi = c.through(c.extra ? chi : clo);
     } else if (entry[i]) {
@@ -153,7 +153,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
       c.lo = c.hi = c.through(ctx.probe.value(c.board, c.seeds));
     }
     if (c.lo >= b0) {  // cut-off without recursing: terminal, database, table or futility
-      const int r = round_up(c.lo, k);
+      const int r = base::round_up(c.lo, k);
       if (tabled) store(key, r, 255, c.pit, 0);
       return r;
     }
@@ -217,10 +217,10 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   }
   const int work = static_cast<int>(std::bit_width(nodes_ - nodes_before));
   if (best >= b0) {
-    best = round_up(best, k);
+    best = base::round_up(best, k);
     if (tabled) store(key, best, 255, best_move, work);
   } else if (best <= a0) {
-    best = round_down(best, k);
+    best = base::round_down(best, k);
     if (tabled) store(key, -255, best, best_move, work);
   } else if (tabled) {
     store(key, best, best, best_move, work);

@@ -94,8 +94,7 @@ class Searcher {
 
   // Store bounds for a board in the table, counting entries that take an empty slot.
   void store(const BoardKey::Split& key, int lower, int upper, int move, int work) {
-    if (ctx_->table->store(key.index, key.tag, lower, upper, move, work) && ++fills_ >= ctx_->fill_batch)
-      flush_fills();
+    if (ctx_->table->store(key.index, key.tag, lower, upper, move, work) && ++fills_ >= ctx_->fill_batch) flush_fills();
   }
   void flush_fills();
 

@@ -5,7 +5,7 @@
 // move next (the same mover after an extra turn, else flipped), the seeds it banked and the
 // seeds left in the pits. [lo, hi] bounds the parent's value through this child, from the
 // parent mover's point of view: exact (lo == hi) for a terminal board or a database hit,
-// else the seeds-in-play bounds (value_bounds.hpp) tightened by the table's bounds for the
+// else the seeds-in-play bounds (solver/base/value_bounds.hpp) tightened by the table's bounds for the
 // child board (enhanced transposition cutoff).
 //
 // Order (move_score): the table's best sowing, then sowings that earn an extra turn, then

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <climits>
 
+#include "solver/base/value_bounds.hpp"
 #include "solver/db/database.hpp"
-#include "solver/search/value_bounds.hpp"
 
 namespace kalah::search {
 
@@ -77,7 +77,7 @@ Estimate estimate_value(const Board& b, int m, int k, const Rules& rules, const 
       const int v = e.search(base::to_bits(b), k, depth, -k - 1, k + 1);
       out.nodes += e.nodes_;
       if (e.aborted_) break;
-      out.value = round_down(std::clamp(v, -k, k), k);
+      out.value = base::round_down(std::clamp(v, -k, k), k);
       out.depth = depth;
       if (!e.limited_ || e.nodes_ >= node_budget) break;  // exact, or the budget is spent
     }

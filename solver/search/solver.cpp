@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "solver/base/value_bounds.hpp"
 #include "solver/search/estimate.hpp"
-#include "solver/search/value_bounds.hpp"
 
 namespace kalah::search {
 
@@ -94,7 +94,7 @@ void Solver::grow_table() {
 std::pair<int, int> Solver::known_bounds(const Board& b, int k) const {
   const BoardKey::Split key = ctx_.key.split(b, table_.index_bits());
   const TableEntry known = table_.probe(key.index, key.tag);
-  return {std::max(min_value(k, ctx_.rules), known.lower), std::min(max_value(k), known.upper)};
+  return {std::max(base::min_value(k, ctx_.rules), known.lower), std::min(base::max_value(k), known.upper)};
 }
 
 std::uint64_t Solver::nodes() const {
@@ -217,7 +217,7 @@ int Solver::value(const Board& b) {
   Estimate first;
   if (options_.estimate_nodes > 0 && lo < hi && k >= std::max(ctx_.probe.max_seeds, 0) + kEstimateSeedsAboveDatabase)
     first = estimate_value(b, m, k, ctx_.rules, *ctx_.sowing, ctx_.probe, options_.estimate_nodes);
-  int guess = std::clamp(round_down(first.value, k), lo, hi);
+  int guess = std::clamp(base::round_down(first.value, k), lo, hi);
   if (lo < hi) first_guess_ = first;
   deepening_depth_ = 0;
   // Iterative deepening only with a database: without one (small boards, the bench's games)
@@ -228,7 +228,7 @@ int Solver::value(const Board& b) {
     const auto [lo_now, hi_now] = known_bounds(b, k);  // the shallow passes may prove bounds
     lo = std::max(lo, lo_now);
     hi = std::min(hi, hi_now);
-    guess = std::clamp(round_down(estimate, k), lo, hi);
+    guess = std::clamp(base::round_down(estimate, k), lo, hi);
     first_guess_.value = guess;
   }
   const std::uint64_t nodes0 = nodes();

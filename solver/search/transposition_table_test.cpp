@@ -129,8 +129,8 @@ TEST_CASE("table: growing in place keeps every entry, found by the longer index"
 
 TEST_CASE("table: a store says when it took an empty slot", "[search][table]") {
   TranspositionTable table(4096);
-  CHECK(table.store(1, 10, 0, 0, -1, 1));          // new board, empty slot
-  CHECK_FALSE(table.store(1, 10, 0, 0, 2, 1));     // same board: merged
+  CHECK(table.store(1, 10, 0, 0, -1, 1));       // new board, empty slot
+  CHECK_FALSE(table.store(1, 10, 0, 0, 2, 1));  // same board: merged
   for (int i = 1; i < TranspositionTable::kBucketEntries; ++i) CHECK(table.store(1, 10 + i, 0, 0, -1, 5));
-  CHECK_FALSE(table.store(1, 99, 0, 0, -1, 9));    // bucket full: an entry replaced
+  CHECK_FALSE(table.store(1, 99, 0, 0, -1, 9));  // bucket full: an entry replaced
 }

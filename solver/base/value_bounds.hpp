@@ -1,4 +1,5 @@
-// solver/search/value_bounds.hpp — what the seeds in play alone say about a board's value.
+// solver/base/value_bounds.hpp — what the seeds in play alone say about a board's value
+// (the search's futility bounds, the database statistics' sanity check).
 //
 // For a board that is not terminal, with k seeds in the pits and its mover to move, the
 // remainder value v (engine/board.hpp) satisfies, under every rule option:
@@ -14,7 +15,7 @@
 
 #include "engine/rules.hpp"
 
-namespace kalah::search {
+namespace kalah::base {
 
 // Lowest possible value of a non-terminal board with k >= 1 seeds in the pits.
 inline int min_value(int k, const Rules& rules) {
@@ -28,4 +29,4 @@ inline int max_value(int k) { return k; }
 inline int round_down(int x, int k) { return ((x - k) & 1) ? x - 1 : x; }
 inline int round_up(int x, int k) { return ((x - k) & 1) ? x + 1 : x; }
 
-}  // namespace kalah::search
+}  // namespace kalah::base
