@@ -11,7 +11,7 @@ po::options_description search_options() {
   // clang-format off
   o.add_options()
       ("threads,t", po::value<int>()->default_value(0), "threads (0 = all cores)")
-      ("tt-memory", po::value<std::string>()->default_value("1G"), "transposition table size: the most it grows to from 16M, doubling when half full (e.g. 256M, 2G)")
+      ("tt-memory", po::value<std::string>()->default_value("1G"), "transposition table size: the most it grows to from 16M, doubling when an eighth full (e.g. 256M, 2G)")
       ("memory", po::value<std::string>(), "memory for the table and the database together (default: physical memory)")
       ("db", po::value<std::string>(), "endgame database directory (kalah db build) to probe")
       ("db-seeds", po::value<int>(), "load the database only up to this many seeds")

@@ -43,7 +43,7 @@ struct SolverOptions {
   // for every such board (table_bytes() tells the size used).
   std::size_t table_bytes = std::size_t(256) << 20;
   // The table starts at this size (or the smallest with room for exact keys) and doubles,
-  // up to table_bytes, whenever half its entries are in use (transposition_table.hpp,
+  // up to table_bytes, whenever an eighth of its entries are in use (transposition_table.hpp,
   // "Growth"): a small problem touches little memory. 0: table_bytes from the start.
   std::size_t table_initial_bytes = std::size_t(16) << 20;
   int threads = 1;     // <= 0: all cores (omp_get_max_threads)
