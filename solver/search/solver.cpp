@@ -28,8 +28,7 @@ constexpr int kShallowPasses = 8;
 // small problem its pages would only cost time to fault in and zero).
 std::size_t Solver::table_bytes_for(int pits, int max_seeds, std::size_t requested) {
   const std::uint64_t boards = BoardKey(pits, std::max(max_seeds, 0)).boards();
-  const std::size_t bucket_bytes = TranspositionTable::kBucketEntries * sizeof(std::uint64_t);
-  std::size_t bytes = bucket_bytes;
+  std::size_t bytes = TranspositionTable::kBucketBytes;
   while (bytes / sizeof(std::uint64_t) < boards && bytes < requested) bytes *= 2;
   return std::min(bytes, requested);
 }
@@ -41,8 +40,7 @@ std::size_t initial_table_bytes(int pits, int max_seeds, std::size_t asked) {
   if (asked == 0) return 0;
   const int key_bits = BoardKey(pits, std::max(max_seeds, 0)).bits();
   const int index_bits = std::max(key_bits - TranspositionTable::kTagBits, 0);
-  const std::size_t bucket_bytes = TranspositionTable::kBucketEntries * sizeof(std::uint64_t);
-  return std::max(asked, index_bits >= 40 ? SIZE_MAX : bucket_bytes << index_bits);
+  return std::max(asked, index_bits >= 40 ? SIZE_MAX : TranspositionTable::kBucketBytes << index_bits);
 }
 }  // namespace
 

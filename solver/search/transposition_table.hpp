@@ -40,6 +40,7 @@ class TranspositionTable {
  public:
   static constexpr int kTagBits = 36;
   static constexpr int kBucketEntries = 4;
+  static constexpr std::size_t kBucketBytes = kBucketEntries * sizeof(std::uint64_t);
 
   // A table using at most `bytes` bytes (rounded down to a power-of-two number of buckets,
   // at least one), starting at `initial_bytes` (likewise rounded; 0 or more than `bytes`:
@@ -95,8 +96,6 @@ class TranspositionTable {
     return (tag << 28) | (std::uint64_t(e.work) << 22) | (std::uint64_t(e.move + 1) << 18) |
            (std::uint64_t(255 - e.upper) << 9) | std::uint64_t(e.lower + 255);
   }
-
-  static constexpr std::size_t kBucketBytes = kBucketEntries * sizeof(std::uint64_t);
 
   std::uint64_t* words_ = nullptr;
   std::size_t buckets_ = 0;

@@ -90,17 +90,15 @@ TEST_CASE("table: growing in place keeps every entry, found by the longer index"
     const int bits = table.index_bits();
     return std::pair{key & ((std::uint64_t(1) << bits) - 1), key >> bits};
   };
+  std::vector<std::uint64_t> keys;
   for (std::size_t i = 0; i < table.capacity() * 3 / 4; ++i) {
-    const std::uint64_t key = rng() & ((std::uint64_t(1) << 40) - 1);
+    keys.push_back(rng() & ((std::uint64_t(1) << 40) - 1));
     const int lower = static_cast<int>(rng() % 100) - 50;
-    const auto [index, tag] = split(key);
+    const auto [index, tag] = split(keys.back());
     table.store(index, tag, lower, lower + 2, static_cast<int>(i % 8), static_cast<int>(i % 64));
   }
   // What the full table still holds (a full bucket gave up entries) is what must survive.
-  std::mt19937_64 replay(5);
-  for (std::size_t i = 0; i < table.capacity() * 3 / 4; ++i) {
-    const std::uint64_t key = replay() & ((std::uint64_t(1) << 40) - 1);
-    replay();
+  for (const std::uint64_t key : keys) {
     const auto [index, tag] = split(key);
     const TableEntry e = table.probe(index, tag);
     if (e.upper != 255) boards.push_back({key, e});
