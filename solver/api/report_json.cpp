@@ -101,6 +101,8 @@ Json to_json(const SolveReport& r) {
     j["table_capped"] = s.table_capped;
     j["db_max_seeds"] = s.db_max_seeds;
     j["db_seconds"] = s.db_seconds;
+    j["db_memory_bytes"] = s.db_memory_bytes;
+    j["db_bits_per_board"] = s.db_bits_per_board;
   }
   return j;
 }

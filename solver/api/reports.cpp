@@ -53,6 +53,10 @@ class Meter {
     st.table_capped = solver.table_capped();
     st.db_max_seeds = session_.database_seeds();
     st.db_seconds = session_.database_seconds();
+    if (const EndgameDatabase* db = session_.database()) {
+      st.db_memory_bytes = db->memory_bytes();
+      st.db_bits_per_board = db->bits_per_board();
+    }
     st.db_dir = session_.config().database_dir;
   }
 

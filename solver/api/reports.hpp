@@ -39,6 +39,8 @@ struct SearchStats {
   bool table_capped = false;          // smaller than asked: the problem has fewer boards
   int db_max_seeds = -1;              // -1: no database
   double db_seconds = 0;
+  std::uint64_t db_memory_bytes = 0;  // the levels in memory
+  double db_bits_per_board = 0;       // 8 for levels of one byte a board; 2-4.2 packed
   std::string db_dir;
   double nodes_per_second() const { return search_seconds > 0 ? static_cast<double>(nodes) / search_seconds : 0; }
 };

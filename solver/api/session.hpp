@@ -38,6 +38,9 @@ struct SessionConfig {
   // Map the directory's levels from their raw cache files, writing them when missing or
   // stale (EndgameDatabase::load, solver/db/raw_cache.hpp); false: read the level files only.
   bool database_cache = true;
+  // Pack the directory's levels to 2-4 bits a board as they load (EndgameDatabase::load,
+  // solver/db/packed_level.hpp): about half the memory, the same values.
+  bool database_packed = false;
   std::shared_ptr<const EndgameDatabase> database;
   std::uint64_t table_bytes = std::uint64_t(1) << 30;  // asked for; capped to the problem
   std::uint64_t memory_bytes = 0;                      // for the table and the database together; 0: physical memory

@@ -2,6 +2,7 @@
 // principal variation to the end of the game, by the parallel alpha-beta search
 // (solver/search) or, with --reference, the brute-force reference solver. Parses the
 // options, calls api::solve and renders its report.
+#include <cstdio>
 #include <iostream>
 
 #include "engine/notation.hpp"
@@ -16,6 +17,12 @@
 namespace kalah::cli {
 
 namespace {
+
+std::string two_decimals(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", x);
+  return text;
+}
 
 void print_text(const api::SolveReport& r) {
   const api::SearchStats& s = r.stats;
@@ -72,7 +79,9 @@ void print_text(const api::SolveReport& r) {
               << (s.table_bytes < s.table_max_bytes ? ", grown as needed, at most " + byte_text(s.table_max_bytes) : "")
               << (s.table_capped ? ", smaller than --tt-memory: enough for every board of the problem" : "") << ")\n"
               << "database  "
-              << (s.db_max_seeds >= 0 ? s.db_dir + " (boards with at most " + std::to_string(s.db_max_seeds) + " seeds)"
+              << (s.db_max_seeds >= 0 ? s.db_dir + " (boards with at most " + std::to_string(s.db_max_seeds) +
+                                            " seeds, " + byte_text(s.db_memory_bytes) + " in memory, " +
+                                            two_decimals(s.db_bits_per_board) + " bits a board)"
                                       : std::string("none"))
               << "\n";
   }

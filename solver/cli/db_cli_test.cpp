@@ -162,6 +162,14 @@ TEST_CASE("db cli: --no-db-cache writes no raw cache, and the cache leaves resul
   CHECK(run_kalah("db verify " + d).exit_code == 0);
   CHECK(raw_files() == 0);
 
+  const auto packed = run_kalah(solve + " --no-db-cache --db-packed");
+  REQUIRE(packed.exit_code == 0);
+  CHECK(json_int(packed.out, "value") == json_int(off.out, "value"));
+  CHECK(json_int(packed.out, "nodes") == json_int(off.out, "nodes"));  // the same search
+  CHECK(json_int(off.out, "db_bits_per_board") == 8);
+  CHECK(json_int(packed.out, "db_bits_per_board") < 5);
+  CHECK(run_kalah("solve -m 4 -n 3 --db-packed").exit_code == 2);  // needs --db
+
   const auto first = run_kalah(solve);  // writes the caches
   REQUIRE(first.exit_code == 0);
   CHECK(first.err.empty());

@@ -16,6 +16,7 @@ po::options_description search_options() {
       ("db", po::value<std::string>(), "endgame database directory (kalah db build) to probe")
       ("db-seeds", po::value<int>(), "load the database only up to this many seeds")
       ("no-db-cache", "read the database's level files only: neither map nor write its raw cache files (level-KKK.raw)")
+      ("db-packed", "pack the database's levels to 2-4 bits a board as they load (about half the memory, the same values)")
       ("tt-above-db", po::value<int>()->default_value(8),
        "boards fewer than this many seeds above the database bypass the table (0: none)");
   // clang-format on
@@ -43,6 +44,10 @@ api::SessionConfig session_config(const po::variables_map& vm, int pits, const R
   if (vm.count("no-db-cache")) {
     if (!vm.count("db")) throw UsageError("--no-db-cache needs --db DIR");
     c.database_cache = false;
+  }
+  if (vm.count("db-packed")) {
+    if (!vm.count("db")) throw UsageError("--db-packed needs --db DIR");
+    c.database_packed = true;
   }
   c.note = [](const std::string& line) { std::cerr << "note: " << line << std::endl; };
   c.progress = [](const std::string& line) { std::cerr << "progress: " << line << std::endl; };

@@ -8,6 +8,12 @@
 
 namespace kalah {
 
+std::uint64_t packed_bytes_estimate(const BoardIndexer& ix, int max_seeds) {
+  std::uint64_t bytes = 0;
+  for (int k = 0; k <= max_seeds; ++k) bytes += (ix.count(k) + 121) / 122 * PackedLevel::kLineBytes;
+  return bytes;
+}
+
 EndgameDatabase::EndgameDatabase(int pits, const Rules& rules, std::vector<LevelArray> levels)
     : pits_(pits),
       max_seeds_(static_cast<int>(levels.size()) - 1),
@@ -39,6 +45,25 @@ int EndgameDatabase::value(const Board& b) const {
   return value(b, k);
 }
 
+void EndgameDatabase::pack(int width, int threads) {
+  if (packed()) return;
+  std::vector<PackedLevel> out;
+  out.reserve(levels_.size());
+  for (int k = 0; k <= max_seeds_; ++k) {
+    out.push_back(PackedLevel::pack(indexer_, k, levels_[k], width, threads));
+    levels_[k] = LevelArray();
+  }
+  packed_ = std::move(out);
+  levels_.clear();
+}
+
+std::uint64_t EndgameDatabase::memory_bytes() const {
+  std::uint64_t bytes = 0;
+  for (const PackedLevel& p : packed_) bytes += p.bytes();
+  for (const LevelArray& a : levels_) bytes += a.size();
+  return bytes;
+}
+
 std::uint64_t EndgameDatabase::entries() const { return max_seeds_ < 0 ? 0 : indexer_.count_upto(max_seeds_); }
 
 }  // namespace kalah
@@ -46,7 +71,8 @@ namespace kalah {
 
 EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits, const Rules& rules, int max_seeds,
                                       std::size_t memory_limit_bytes, bool raw_cache,
-                                      const std::function<void(const std::string&)>& note) {
+                                      const std::function<void(const std::string&)>& note, int pack_width,
+                                      int threads) {
   check_database_dir(dir);
   std::error_code ec;
   // All levels present: scan_database also refuses a gap (a missing level below others). With a
@@ -61,17 +87,30 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
   }
   if (max_seeds > 127) throw DatabaseError(dir.string() + ": more than 127 levels");
   const BoardIndexer ix(pits, max_seeds);
-  if (memory_limit_bytes && ix.count_upto(max_seeds) > memory_limit_bytes)
-    throw DatabaseError(dir.string() + ": levels 0.." + std::to_string(max_seeds) + " need " +
-                        std::to_string(ix.count_upto(max_seeds)) + " bytes of memory, over the limit of " +
+  const std::uint64_t need = pack_width < 0 ? ix.count_upto(max_seeds) : packed_bytes_estimate(ix, max_seeds);
+  if (memory_limit_bytes && need > memory_limit_bytes)
+    throw DatabaseError(dir.string() + ": levels 0.." + std::to_string(max_seeds) + " need " + std::to_string(need) +
+                        " bytes of memory, over the limit of " +
                         std::to_string(memory_limit_bytes) +
                         " (load fewer levels with --db-seeds; a search's table, --tt-memory, takes its share)");
   std::vector<LevelArray> levels;
   dbfile::RawCacheState cache;
   cache.enabled = raw_cache;
   cache.note = note;
-  for (int k = 0; k <= max_seeds; ++k) levels.push_back(dbfile::load_level(dir, pits, rules, k, cache));
-  return EndgameDatabase(pits, rules, std::move(levels));
+  if (pack_width < 0) {
+    for (int k = 0; k <= max_seeds; ++k) levels.push_back(dbfile::load_level(dir, pits, rules, k, cache, threads));
+    return EndgameDatabase(pits, rules, std::move(levels));
+  }
+  EndgameDatabase db;
+  db.pits_ = pits;
+  db.max_seeds_ = max_seeds;
+  db.rules_ = rules;
+  db.indexer_ = ix;
+  for (int k = 0; k <= max_seeds; ++k) {
+    const LevelArray level = dbfile::load_level(dir, pits, rules, k, cache, threads);
+    db.packed_.push_back(PackedLevel::pack(ix, k, level, pack_width, threads));
+  }
+  return db;
 }
 
 }  // namespace kalah

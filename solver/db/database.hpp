@@ -30,6 +30,7 @@
 #include "engine/rules.hpp"
 #include "solver/base/board_index.hpp"
 #include "solver/db/level.hpp"
+#include "solver/db/packed_level.hpp"
 
 namespace kalah {
 
@@ -38,6 +39,10 @@ namespace kalah {
 struct DatabaseError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// Bytes levels 0..max_seeds take packed at 4 bits (122 boards a 64-byte line), exceptions not
+// counted: what a packed load plans for.
+std::uint64_t packed_bytes_estimate(const BoardIndexer& indexer, int max_seeds);
 
 class EndgameDatabase {
  public:
@@ -56,9 +61,13 @@ class EndgameDatabase {
   // the level file (its checksums verified), else read the level file and write the cache for
   // the next load (solver/db/raw_cache.hpp); false: read the level files only, write nothing.
   // `note` receives one-line notes (a damaged cache, a cache that could not be written).
+  // pack_width >= 0: pack each level as it is loaded (PackedLevel, width 0: the smallest),
+  // so memory peaks at the packed levels plus one level of one byte a board; the memory limit
+  // then counts 4.2 bits a board (a 4-bit level without exceptions).
   static EndgameDatabase load(const std::filesystem::path& dir, int pits, const Rules& rules, int max_seeds = -1,
                               std::size_t memory_limit_bytes = 0, bool raw_cache = true,
-                              const std::function<void(const std::string&)>& note = {});
+                              const std::function<void(const std::string&)>& note = {}, int pack_width = -1,
+                              int threads = 0);
 
   int pits() const { return pits_; }
   int max_seeds() const { return max_seeds_; }  // -1 when empty
@@ -70,19 +79,39 @@ class EndgameDatabase {
   int value(const Board& b) const;
   // The same when the caller already knows the seed count k = seeds in b's pits (checked
   // only by assertions: requires 0 <= k <= max_seeds()).
-  int value(const Board& b, int k) const {
-    assert(0 <= k && k <= max_seeds_);
-    return levels_[k][indexer_.index(b)];
-  }
+  int value(const Board& b, int k) const { return value_at(k, indexer_.index(b), base::to_bits(b)); }
   // Prefetch the entry of `b` (k seeds) into the cache ahead of a value() call.
-  void prefetch(const Board& b, int k) const {
+  void prefetch(const Board& b, int k) const { __builtin_prefetch(address(k, indexer_.index(b))); }
+
+  // The same for a caller that computed the board's index itself (the search: one index for
+  // the prefetch and the read). `bits` is the board (solver/base/board_bits.hpp).
+  int value_at(int k, std::uint64_t index, base::u128 bits) const {
     assert(0 <= k && k <= max_seeds_);
-    __builtin_prefetch(levels_[k].data() + indexer_.index(b));
+    if (packed_.empty()) return levels_[k][index];
+    return packed_[k].value(index, bits);
+  }
+  const void* address(int k, std::uint64_t index) const {
+    assert(0 <= k && k <= max_seeds_);
+    if (packed_.empty()) return levels_[k].data() + index;
+    return packed_[k].address(index);
+  }
+
+  // Pack every level to 2-4 bits a board (PackedLevel; width 0: the smallest per level),
+  // releasing the 1-byte levels one by one. Values are unchanged.
+  void pack(int width = 0, int threads = 0);
+  bool packed() const { return !packed_.empty(); }
+  // Bytes the levels hold in memory, and bits a board.
+  std::uint64_t memory_bytes() const;
+  double bits_per_board() const { return entries() ? 8.0 * double(memory_bytes()) / double(entries()) : 0.0; }
+  const PackedLevel& packed_level(int k) const {
+    assert(packed() && 0 <= k && k <= max_seeds_);
+    return packed_[k];
   }
 
   const BoardIndexer& indexer() const { return indexer_; }
+  // Level k as one byte a board (requires !packed()).
   const LevelArray& level(int k) const {
-    assert(0 <= k && k <= max_seeds_);
+    assert(!packed() && 0 <= k && k <= max_seeds_);
     return levels_[k];
   }
   std::uint64_t entries() const;  // boards stored, all levels
@@ -92,7 +121,8 @@ class EndgameDatabase {
   int max_seeds_ = -1;
   Rules rules_;
   BoardIndexer indexer_;
-  std::vector<LevelArray> levels_;  // levels_[k][index(board)]
+  std::vector<LevelArray> levels_;   // levels_[k][index(board)]; empty once packed
+  std::vector<PackedLevel> packed_;  // the levels once packed
 };
 
 }  // namespace kalah

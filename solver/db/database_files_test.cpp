@@ -52,6 +52,33 @@ std::vector<std::vector<char>> all_files(const std::filesystem::path& dir, int s
 
 }  // namespace
 
+TEST_CASE("db files: a packed load holds the values of the 1-byte load", "[db][files][packed]") {
+  ScratchDir dir("packed-load");
+  build(dir.path, 4, 12);
+  const EndgameDatabase bytes = EndgameDatabase::load(dir.path, 4, empty_capture());
+  for (int width : {0, 2, 4}) {
+    const EndgameDatabase packed = EndgameDatabase::load(dir.path, 4, empty_capture(), -1, 0, true, {}, width, 2);
+    REQUIRE(packed.packed());
+    CHECK(packed.max_seeds() == 12);
+    CHECK(packed.memory_bytes() < bytes.memory_bytes());
+    std::uint64_t bad = 0;
+    for (int k = 0; k <= 12; ++k) {
+      Board b = bytes.indexer().board(k, 0);
+      do {
+        packed.prefetch(b, k);
+        if (packed.value(b) != bytes.value(b)) ++bad;
+      } while (bytes.indexer().next(b));
+    }
+    CHECK(bad == 0);
+  }
+  // The memory limit counts 4.2 bits a board when packing: a limit the 1-byte levels exceed
+  // and the packed ones meet.
+  const std::uint64_t packed_need = packed_bytes_estimate(bytes.indexer(), 12);
+  CHECK(EndgameDatabase::load(dir.path, 4, empty_capture(), -1, packed_need, true, {}, 0).max_seeds() == 12);
+  CHECK(load_error(dir.path, 4, empty_capture()).empty());
+  CHECK_THROWS_AS(EndgameDatabase::load(dir.path, 4, empty_capture(), -1, packed_need), DatabaseError);
+}
+
 TEST_CASE("db files: round trip equals the in-memory build", "[db][files]") {
   ScratchDir dir("roundtrip");
   const DbBuildSummary sum = build(dir.path, 4, 12);

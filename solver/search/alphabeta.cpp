@@ -12,6 +12,7 @@ namespace kalah::search {
 
 namespace {
 const TableEntry kNothingKnown{};
+constexpr std::uint64_t kNoEntry = ~std::uint64_t(0);  // a child without a database entry
 
 // Marks a board busy for the other searchers while this one is in it (parallel search).
 class BusyMark {
@@ -92,7 +93,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   Child* const children = storage.c;
   int n = 0;
   bool open[kMaxPits] = {};
-  const std::int8_t* entry[kMaxPits];  // the database entry of a child (in-memory databases)
+  std::uint64_t entry[kMaxPits];  // the database index of a child (in-memory databases), or kNoEntry
   const EndgameDatabase* const db = ctx.probe.database;
   const Kernel kernel{*ctx.sowing};
   const base::u128 x = base::to_bits(b);
@@ -109,13 +110,13 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
     c.seeds = s.level;
     int remainder = 0;
     open[n] = false;
-    entry[n] = nullptr;
+    entry[n] = kNoEntry;
     if (Kernel::terminal(s.board, s.level, &remainder)) {
       c.lo = c.hi = c.through(remainder);
     } else if (ctx.probe.covers(c.seeds)) {
       if (db) {
-        entry[n] = db->level(c.seeds).data() + kernel.index(s.board);
-        __builtin_prefetch(entry[n]);
+        entry[n] = kernel.index(s.board);
+        __builtin_prefetch(db->address(c.seeds, entry[n]));
       } else {
         ctx.probe.warm(c.board, c.seeds);
         c.lo = c.hi = INT_MIN;  // read below
@@ -147,8 +148,8 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
       const int chi = std::min(base::max_value(c.seeds), e.upper);
       c.lo = c.through(c.extra ? clo : chi);
       c.hi = c.through(c.extra ? chi : clo);
-    } else if (entry[i]) {
-      c.lo = c.hi = c.through(*entry[i]);
+    } else if (entry[i] != kNoEntry) {
+      c.lo = c.hi = c.through(db->value_at(c.seeds, entry[i], base::to_bits(c.board)));
     } else if (c.lo == INT_MIN) {
       c.lo = c.hi = c.through(ctx.probe.value(c.board, c.seeds));
     }

@@ -39,7 +39,7 @@ class Estimator {
       if (Kernel::terminal(s.board, s.level, &remainder)) {
         v = remainder;
       } else if (probe_.covers(s.level)) {
-        v = probe_.database ? probe_.database->level(s.level)[kernel_.index(s.board)]
+        v = probe_.database ? probe_.database->value_at(s.level, kernel_.index(s.board), s.board)
                             : probe_.value(base::from_bits(s.board), s.level);
       } else if (depth <= 1) {
         limited_ = true;

@@ -184,6 +184,38 @@ TEST_CASE("search: with the endgame database (solver/db) values equal those with
   }
 }
 
+TEST_CASE("search: a packed database (2-4 bits a board) gives the values and best sowings of the 1-byte one",
+          "[search][packed]") {
+  // Every width, so levels of 2 bits (many escapes) are probed too; the estimate and the
+  // search both read the packed levels.
+  std::mt19937 rng(4242);
+  for (const Rules& rules : all_value_rules()) {
+    const EndgameDatabase bytes = EndgameDatabase::build_in_memory(5, rules, 10, 2);
+    search::SolverOptions with_bytes = small_table(1);
+    with_bytes.probe = search::database_probe(bytes);
+    search::Solver reference_search(5, rules, 18, with_bytes);
+    for (int width : {0, 2, 3, 4}) {
+      EndgameDatabase packed = EndgameDatabase::build_in_memory(5, rules, 10, 2);
+      packed.pack(width, 2);
+      REQUIRE(packed.packed());
+      CHECK(packed.bits_per_board() < 5.0);
+      for (int threads : {1, 2}) {
+        search::SolverOptions with_packed = small_table(threads);
+        with_packed.probe = search::database_probe(packed);
+        search::Solver solver(5, rules, 18, with_packed);
+        for (int tested = 0; tested < 6;) {
+          Board b;
+          if (!test::random_board(5, 4, 18, rules, rng, b)) continue;
+          ++tested;
+          INFO("rules " << rules.describe() << " width " << width << " threads " << threads << " board " << tested);
+          REQUIRE(solver.value(b) == reference_search.value(b));
+          REQUIRE(solver.best_sowings(b) == reference_search.best_sowings(b));
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("search: iterative deepening's shallow passes leave only move hints (values unchanged)", "[search]") {
   // Shallow values are estimates: were one stored as a bound, some value below would be
   // wrong. Deep iterations on a tiny table (hints replacing proven entries and back) and a

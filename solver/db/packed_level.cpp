@@ -1,0 +1,239 @@
+#include "solver/db/packed_level.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace kalah {
+
+namespace {
+
+// Bits of x where a run of `width` one bits starts (only the bits a mask selects matter).
+inline std::uint64_t all_ones_runs(std::uint64_t x, int width) {
+  std::uint64_t t = x;
+  for (int b = 1; b < width; ++b) t &= x >> b;
+  return t;
+}
+
+// Additive least-squares fit of u = (v + k) / 2 on the mover's pits, by backfitting on a sample of
+// the level; the weights in 1/16ths. The predictor only sizes the codes: any weights give
+// exact values.
+std::vector<std::int16_t> fit_weights(const BoardIndexer& ix, int k, const LevelArray& values) {
+  const int cells = ix.pits();
+  const std::uint64_t size = ix.count(k);
+  const std::uint64_t samples = std::min<std::uint64_t>(size, std::uint64_t(1) << 18);
+  std::vector<std::uint8_t> cell(samples * cells);
+  std::vector<double> u(samples);
+  for (std::uint64_t s = 0; s < samples; ++s) {
+    const std::uint64_t idx = static_cast<std::uint64_t>((static_cast<base::u128>(s) * size) / samples);
+    const Board b = ix.board(k, idx);
+    for (int i = 0; i < cells; ++i) cell[s * cells + i] = b.cells[i];
+    u[s] = (values[idx] + k) / 2;
+  }
+  std::vector<double> w(static_cast<std::size_t>(cells) * (k + 1), 0.0);
+  double mean = 0;
+  for (double x : u) mean += x;
+  mean /= double(samples);
+  for (int c = 0; c <= k; ++c) w[c] = mean;  // pit 0 carries the intercept
+  std::vector<double> guess(samples, mean);
+  std::vector<double> sum(k + 1), count(k + 1);
+  for (int sweep = 0; sweep < 3; ++sweep) {
+    for (int i = 0; i < cells; ++i) {
+      std::fill(sum.begin(), sum.end(), 0.0);
+      std::fill(count.begin(), count.end(), 0.0);
+      double* wi = &w[static_cast<std::size_t>(i) * (k + 1)];
+      for (std::uint64_t s = 0; s < samples; ++s) {
+        const int c = cell[s * cells + i];
+        sum[c] += u[s] - (guess[s] - wi[c]);
+        count[c] += 1;
+      }
+      for (std::uint64_t s = 0; s < samples; ++s) {
+        const int c = cell[s * cells + i];
+        if (count[c] > 0) guess[s] += sum[c] / count[c] - wi[c];
+      }
+      for (int c = 0; c <= k; ++c)
+        if (count[c] > 0) wi[c] = sum[c] / count[c];
+    }
+  }
+  std::vector<std::int16_t> fixed(w.size());
+  for (std::size_t j = 0; j < w.size(); ++j) {
+    const double x = std::round(w[j] * (1 << PackedLevel::kWeightShift));
+    fixed[j] = static_cast<std::int16_t>(std::clamp(x, -4096.0, 4096.0));
+  }
+  return fixed;
+}
+
+}  // namespace
+
+void PackedLevel::set_width(int width) {
+  width_ = width;
+  escape_ = (std::uint64_t(1) << width) - 1;
+  const int first = (64 - kHeaderBits) / width, per_word = 64 / width;
+  slots_ = first + (kLineWords - 1) * per_word;
+  fields_.clear();
+  masks_.assign(kLineWords, 0);
+  for (int s = 0; s < slots_; ++s) {
+    const int word = s < first ? 0 : 1 + (s - first) / per_word;
+    const int shift = s < first ? kHeaderBits + s * width : ((s - first) % per_word) * width;
+    fields_.push_back({static_cast<std::uint8_t>(word), static_cast<std::uint8_t>(shift)});
+    masks_[word] |= std::uint64_t(1) << shift;
+  }
+  // ceil(2^64 / slots): line_of() is then exact for every index below 2^64 / slots.
+  line_magic_ = static_cast<std::uint64_t>(((base::u128(1) << 64) + slots_ - 1) / slots_);
+}
+
+int PackedLevel::exception(std::uint64_t line, int slot, const std::uint64_t* words) const {
+  const Field f = fields_[slot];
+  std::uint64_t before = 0;
+  for (int j = 0; j < f.word; ++j) before += __builtin_popcountll(all_ones_runs(words[j], width_) & masks_[j]);
+  const std::uint64_t below = (std::uint64_t(1) << f.shift) - 1;
+  before += __builtin_popcountll(all_ones_runs(words[f.word], width_) & masks_[f.word] & below);
+  const std::uint64_t at = group_first_[line / kGroupLines] + ((words[0] >> 8) & 0xffff) + before;
+  assert(at < exceptions_.size());
+  return exceptions_[at];
+}
+
+std::uint64_t PackedLevel::bytes() const {
+  return lines_ * kLineBytes + group_first_.size() * sizeof(std::uint64_t) + exceptions_.size() +
+         weights_.size() * sizeof(std::int16_t);
+}
+
+PackedLevel PackedLevel::pack(const BoardIndexer& ix, int k, const LevelArray& values, int width, int threads) {
+  if (width != 0 && (width < 2 || width > 4))
+    throw std::invalid_argument("packed level width must be 2, 3 or 4 bits (or 0: the smallest), not " +
+                                std::to_string(width));
+  const std::uint64_t size = ix.count(k);
+  if (k < 0 || k > ix.max_seeds() || k > 127 || values.size() != size)
+    throw std::invalid_argument("PackedLevel::pack: level out of range or value array of the wrong size");
+  if (threads <= 0) threads = omp_get_max_threads();
+  for (std::uint64_t i = 0; i < size; ++i) {
+    const int v = values[i];
+    if (v < -k || v > k || ((v + k) & 1))
+      throw std::invalid_argument("level " + std::to_string(k) + " entry " + std::to_string(i) + " holds " +
+                                  std::to_string(v) + ", not a remainder value of the level");
+  }
+
+  PackedLevel p;
+  p.pits_ = ix.pits();
+  p.k_ = k;
+  p.size_ = size;
+  p.weights_ = fit_weights(ix, k, values);
+
+  // Every board's residual u - q in [-k, k], once (the plans and the encoding read it).
+  LevelArray residual(size);
+  constexpr std::uint64_t kChunk = std::uint64_t(1) << 16;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (std::uint64_t first = 0; first < size; first += kChunk) {
+    const std::uint64_t end = std::min(size, first + kChunk);
+    Board b = ix.board(k, first);
+    for (std::uint64_t idx = first; idx < end; ++idx) {
+      residual[idx] = static_cast<std::int8_t>((values[idx] + k) / 2 - p.guess(base::to_bits(b)));
+      if (idx + 1 < end) ix.next(b);
+    }
+  }
+
+  // For one width: the base and escape count of every line (window of 2^w - 1 residuals
+  // u - q holding the most boards of the line).
+  struct Plan {
+    int width = 0;
+    std::uint64_t lines = 0, escapes = 0, bytes = 0;
+    std::vector<std::int8_t> base;
+    std::vector<std::uint16_t> escapes_in;  // [line]
+  };
+  auto plan_width = [&](int w) {
+    PackedLevel probe;
+    probe.set_width(w);
+    Plan plan;
+    plan.width = w;
+    const int slots = probe.slots_;
+    plan.lines = (size + slots - 1) / slots;
+    plan.base.assign(plan.lines, 0);
+    plan.escapes_in.assign(plan.lines, 0);
+    const int window = (1 << w) - 1;
+    const std::uint64_t groups = (plan.lines + kGroupLines - 1) / kGroupLines;
+    std::uint64_t escapes = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : escapes)
+    for (std::uint64_t g = 0; g < groups; ++g) {
+      std::vector<int> below(2 * k + 2);  // below[j]: residuals < j - k in the line
+      const std::uint64_t line_end = std::min(plan.lines, (g + 1) * kGroupLines);
+      std::uint64_t idx = g * kGroupLines * slots;
+      for (std::uint64_t line = g * kGroupLines; line < line_end; ++line) {
+        const int n = static_cast<int>(std::min<std::uint64_t>(slots, size - line * slots));
+        std::fill(below.begin(), below.end(), 0);
+        for (int s = 0; s < n; ++s, ++idx) ++below[residual[idx] + k + 1];
+        for (int j = 1; j <= 2 * k + 1; ++j) below[j] += below[j - 1];
+        // The window [lo, lo + window) holding the most residuals.
+        int best = -1, best_lo = 0;
+        for (int lo = -k; lo <= k; ++lo) {
+          const int in = below[std::min(lo + window, k + 1) + k] - below[lo + k];
+          if (in > best) {
+            best = in;
+            best_lo = lo;
+          }
+        }
+        plan.base[line] = static_cast<std::int8_t>(best_lo);
+        plan.escapes_in[line] = static_cast<std::uint16_t>(n - best);
+        escapes += static_cast<std::uint64_t>(n - best);
+      }
+    }
+    plan.escapes = escapes;
+    plan.bytes = plan.lines * kLineBytes + groups * sizeof(std::uint64_t) + escapes;
+    return plan;
+  };
+
+  Plan chosen;
+  for (int w = 2; w <= 4; ++w) {
+    if (width != 0 && w != width) continue;
+    Plan plan = plan_width(w);
+    if (chosen.width == 0 || plan.bytes < chosen.bytes) chosen = std::move(plan);
+  }
+
+  p.set_width(chosen.width);
+  p.lines_ = chosen.lines;
+  const std::uint64_t groups = (p.lines_ + kGroupLines - 1) / kGroupLines;
+  p.group_first_.assign(groups, 0);
+  std::uint64_t total = 0;
+  for (std::uint64_t g = 0; g < groups; ++g) {
+    p.group_first_[g] = total;
+    const std::uint64_t end = std::min(p.lines_, (g + 1) * kGroupLines);
+    for (std::uint64_t line = g * kGroupLines; line < end; ++line) total += chosen.escapes_in[line];
+  }
+  p.exceptions_.assign(total, 0);
+  p.lines_mem_ = LevelArray(p.lines_ * kLineBytes);
+  std::uint64_t* words_all = reinterpret_cast<std::uint64_t*>(p.lines_mem_.data());
+  const int slots = p.slots_;
+  const int window = static_cast<int>(p.escape_);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (std::uint64_t g = 0; g < groups; ++g) {
+    const std::uint64_t line_end = std::min(p.lines_, (g + 1) * kGroupLines);
+    std::uint64_t idx = g * kGroupLines * slots;
+    std::uint64_t next_exception = p.group_first_[g];
+    for (std::uint64_t line = g * kGroupLines; line < line_end; ++line) {
+      std::uint64_t* words = words_all + line * kLineWords;
+      std::fill(words, words + kLineWords, 0);
+      const int base = chosen.base[line];
+      const std::uint64_t first = next_exception - p.group_first_[g];
+      assert(first <= 0xffff);  // a group holds at most 256 x 244 boards
+      words[0] = static_cast<std::uint8_t>(base) | (first << 8);
+      const int n = static_cast<int>(std::min<std::uint64_t>(slots, size - line * slots));
+      for (int s = 0; s < n; ++s, ++idx) {
+        const int code = residual[idx] - base;
+        std::uint64_t field;
+        if (code >= 0 && code < window) {
+          field = static_cast<std::uint64_t>(code);
+        } else {
+          field = p.escape_;
+          p.exceptions_[next_exception++] = static_cast<std::uint8_t>((values[idx] + k) / 2);
+        }
+        words[p.fields_[s].word] |= field << p.fields_[s].shift;
+      }
+    }
+  }
+  return p;
+}
+
+}  // namespace kalah

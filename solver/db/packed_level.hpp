@@ -1,0 +1,128 @@
+// solver/db/packed_level.hpp — one database level packed to 2, 3 or 4 bits a board, exact,
+// with one memory read (one 64-byte line) for nearly every probe.
+//
+// Encoding. Let u = (v + k) / 2 in [0, k] for a board of level k with remainder value v (v and
+// k have the same parity, so u is a whole number). A per-level additive predictor gives an
+// integer guess q of u from the mover's m pits alone (no memory read beyond a table of
+// m x (k+1) 16-bit weights in 1/16ths, which stays in the L1 cache):
+//     q = clamp((sum over pits i < m of weight[i][cells[i]] + 8) >> 4, 0, k).
+// Only the mover's pits: they vary fastest in index order, so the line's base already follows
+// the opponent's (measured: the opponent's pits would save 0.1-0.2% of escapes, and cost
+// six more table reads a probe).
+// Boards are cut, in index order (solver/base/board_index.hpp), into lines of `slots`
+// consecutive boards, one 64-byte line each (8 little-endian 64-bit words):
+//     word 0, bits 0..7    base: the line's window start, a signed byte, relative to q
+//     word 0, bits 8..23   the line's first exception, counted from its group's first (below)
+//     word 0, bits 24..63  the first fields, w bits each, from bit 24 up (40 / w of them)
+//     words 1..7           64 / w fields each, from bit 0 up (no field crosses a word)
+// Field `code` of a board: u = q + base + code when code < 2^w - 1. The escape code
+// 2^w - 1 sends the probe to the exceptions: one byte u per escaped board, in index order;
+// the board's entry is exceptions[group_first[line / 256] + line's first exception + the
+// escapes before it in its line]. w = 2: 244 boards a line; w = 3: 160; w = 4: 122.
+// The builder picks the width and the bases that make the level smallest (bits_per_board()).
+//
+// The layout is the in-memory image of a packed level; docs/db-format.md describes it.
+#pragma once
+
+#include <algorithm>
+#include <cassert>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "solver/base/board_bits.hpp"
+#include "solver/base/board_index.hpp"
+#include "solver/db/level.hpp"
+
+namespace kalah {
+
+class PackedLevel {
+ public:
+  static constexpr int kLineBytes = 64;
+  static constexpr int kLineWords = kLineBytes / 8;
+  static constexpr int kHeaderBits = 24;
+  static constexpr int kGroupLines = 256;  // lines sharing one 64-bit exception offset
+  static constexpr int kWeightShift = 4;   // predictor weights are in 1/16ths
+
+  PackedLevel() = default;
+
+  // Pack level k of `values` (the 1-byte entries of indexer.count(k) boards). width 0: the
+  // smallest of 2, 3 and 4 bits; else that width. Throws std::invalid_argument for a width
+  // outside 0, 2..4 or an entry that is not a remainder value of level k.
+  static PackedLevel pack(const BoardIndexer& indexer, int k, const LevelArray& values, int width = 0,
+                          int threads = 0);
+
+  int level() const { return k_; }
+  int pits() const { return pits_; }
+  int width() const { return width_; }
+  int slots() const { return slots_; }                 // boards a line
+  std::uint64_t size() const { return size_; }         // boards
+  std::uint64_t lines() const { return lines_; }
+  std::uint64_t exceptions() const { return exceptions_.size(); }
+  std::uint64_t bytes() const;                         // memory held: lines, offsets, exceptions, weights
+  double bits_per_board() const { return size_ ? 8.0 * double(bytes()) / double(size_) : 0.0; }
+
+  // The predictor's guess q for the board `bits` (cells as bytes, board_bits.hpp).
+  int guess(base::u128 bits) const {
+    alignas(16) std::uint8_t c[16];
+    std::memcpy(c, &bits, sizeof c);
+    int sum = 0;
+    const std::int16_t* w = weights_.data();
+    for (int i = 0; i < pits_; ++i, w += k_ + 1) sum += w[c[i]];
+    return std::clamp((sum + (1 << (kWeightShift - 1))) >> kWeightShift, 0, k_);
+  }
+
+  // The line holding board `index`, for a prefetch before value().
+  const void* address(std::uint64_t index) const { return line_data(line_of(index)); }
+
+  // Remainder value of the board `bits` with index `index` in this level.
+  int value(std::uint64_t index, base::u128 bits) const {
+    assert(index < size_);
+    const std::uint64_t line = line_of(index);
+    const int slot = static_cast<int>(index - line * static_cast<std::uint64_t>(slots_));
+    const std::uint64_t* words = line_data(line);
+    const Field f = fields_[slot];
+    const int code = static_cast<int>((words[f.word] >> f.shift) & escape_);
+    const std::uint64_t header = words[0];
+    if (code != static_cast<int>(escape_)) [[likely]]
+      return 2 * (guess(bits) + static_cast<std::int8_t>(header & 0xff) + code) - k_;
+    return 2 * exception(line, slot, words) - k_;
+  }
+
+  // The same for a Board.
+  int value(std::uint64_t index, const Board& b) const { return value(index, base::to_bits(b)); }
+
+  // The stored image (for files and tests): the lines, the group offsets, the exceptions, the
+  // weights [pit][seeds], and the bases and exception counts as the constructor below takes them.
+  const std::uint64_t* line_words() const { return reinterpret_cast<const std::uint64_t*>(lines_mem_.data()); }
+  const std::vector<std::uint64_t>& group_first() const { return group_first_; }
+  const std::vector<std::uint8_t>& exception_values() const { return exceptions_; }
+  const std::vector<std::int16_t>& weights() const { return weights_; }
+
+ private:
+  struct Field {
+    std::uint8_t word, shift;
+  };
+
+  std::uint64_t line_of(std::uint64_t index) const {
+    // index / slots_ by a multiply: exact for index < 2^64 / slots_ (sizes are far below).
+    return static_cast<std::uint64_t>((static_cast<base::u128>(index) * line_magic_) >> 64);
+  }
+  const std::uint64_t* line_data(std::uint64_t line) const { return line_words() + line * kLineWords; }
+  int exception(std::uint64_t line, int slot, const std::uint64_t* words) const;
+  void set_width(int width);
+
+  int pits_ = 0, k_ = 0, width_ = 0, slots_ = 0;
+  std::uint64_t escape_ = 0;
+  std::uint64_t size_ = 0, lines_ = 0, line_magic_ = 0;
+  std::vector<Field> fields_;          // [slot]: word and bit of its field
+  std::vector<std::uint64_t> masks_;   // [word]: the first bit of every field in the word
+  LevelArray lines_mem_;               // lines_ x 64 bytes
+  std::vector<std::uint64_t> group_first_;  // [line / 256]: exceptions before the group
+  std::vector<std::uint8_t> exceptions_;    // u of escaped boards, index order
+  std::vector<std::int16_t> weights_;       // [mover's pit][seeds 0..k]
+
+  friend struct PackedLevelAccess;  // tests
+};
+
+}  // namespace kalah
