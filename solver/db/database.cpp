@@ -90,8 +90,7 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
   const std::uint64_t need = pack_width < 0 ? ix.count_upto(max_seeds) : packed_bytes_estimate(ix, max_seeds);
   if (memory_limit_bytes && need > memory_limit_bytes)
     throw DatabaseError(dir.string() + ": levels 0.." + std::to_string(max_seeds) + " need " + std::to_string(need) +
-                        " bytes of memory, over the limit of " +
-                        std::to_string(memory_limit_bytes) +
+                        " bytes of memory, over the limit of " + std::to_string(memory_limit_bytes) +
                         " (load fewer levels with --db-seeds; a search's table, --tt-memory, takes its share)");
   std::vector<LevelArray> levels;
   dbfile::RawCacheState cache;

@@ -49,17 +49,16 @@ class PackedLevel {
   // Pack level k of `values` (the 1-byte entries of indexer.count(k) boards). width 0: the
   // smallest of 2, 3 and 4 bits; else that width. Throws std::invalid_argument for a width
   // outside 0, 2..4 or an entry that is not a remainder value of level k.
-  static PackedLevel pack(const BoardIndexer& indexer, int k, const LevelArray& values, int width = 0,
-                          int threads = 0);
+  static PackedLevel pack(const BoardIndexer& indexer, int k, const LevelArray& values, int width = 0, int threads = 0);
 
   int level() const { return k_; }
   int pits() const { return pits_; }
   int width() const { return width_; }
-  int slots() const { return slots_; }                 // boards a line
-  std::uint64_t size() const { return size_; }         // boards
+  int slots() const { return slots_; }          // boards a line
+  std::uint64_t size() const { return size_; }  // boards
   std::uint64_t lines() const { return lines_; }
   std::uint64_t exceptions() const { return exceptions_.size(); }
-  std::uint64_t bytes() const;                         // memory held: lines, offsets, exceptions, weights
+  std::uint64_t bytes() const;  // memory held: lines, offsets, exceptions, weights
   double bits_per_board() const { return size_ ? 8.0 * double(bytes()) / double(size_) : 0.0; }
 
   // The predictor's guess q for the board `bits` (cells as bytes, board_bits.hpp).
@@ -115,9 +114,9 @@ class PackedLevel {
   int pits_ = 0, k_ = 0, width_ = 0, slots_ = 0;
   std::uint64_t escape_ = 0;
   std::uint64_t size_ = 0, lines_ = 0, line_magic_ = 0;
-  std::vector<Field> fields_;          // [slot]: word and bit of its field
-  std::vector<std::uint64_t> masks_;   // [word]: the first bit of every field in the word
-  LevelArray lines_mem_;               // lines_ x 64 bytes
+  std::vector<Field> fields_;               // [slot]: word and bit of its field
+  std::vector<std::uint64_t> masks_;        // [word]: the first bit of every field in the word
+  LevelArray lines_mem_;                    // lines_ x 64 bytes
   std::vector<std::uint64_t> group_first_;  // [line / 256]: exceptions before the group
   std::vector<std::uint8_t> exceptions_;    // u of escaped boards, index order
   std::vector<std::int16_t> weights_;       // [mover's pit][seeds 0..k]

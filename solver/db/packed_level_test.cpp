@@ -1,11 +1,11 @@
 // Packed levels against the 1-byte levels they were packed from: every entry, every width,
 // m = 2..6, every rule set the databases support, and levels built to hit the escape path.
-#include "solver/db/packed_level.hpp"
+#include "testing/catch.hpp"
 
 #include <random>
 
 #include "solver/db/database.hpp"
-#include "testing/catch.hpp"
+#include "solver/db/packed_level.hpp"
 #include "testing/rule_sets.hpp"
 
 using namespace kalah;
@@ -35,8 +35,7 @@ LevelArray random_level(const BoardIndexer& ix, int k, std::uint32_t seed) {
 
 }  // namespace
 
-TEST_CASE("packed levels: every entry equals the 1-byte level, m = 2..6, every rule set, every width",
-          "[db][packed]") {
+TEST_CASE("packed levels: every entry equals the 1-byte level, m = 2..6, every rule set, every width", "[db][packed]") {
   const int max_k[] = {0, 0, 14, 12, 10, 9, 8};
   for (const Rules& rules : test::all_value_rules()) {
     for (int m = 2; m <= 6; ++m) {
