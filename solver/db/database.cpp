@@ -10,7 +10,8 @@ namespace kalah {
 
 std::uint64_t packed_bytes_estimate(const BoardIndexer& ix, int max_seeds) {
   std::uint64_t bytes = 0;
-  for (int k = 0; k <= max_seeds; ++k) bytes += (ix.count(k) + 121) / 122 * PackedLevel::kLineBytes;
+  constexpr int slots = PackedLevel::slots_for(4);
+  for (int k = 0; k <= max_seeds; ++k) bytes += (ix.count(k) + slots - 1) / slots * PackedLevel::kLineBytes;
   return bytes;
 }
 

@@ -73,7 +73,7 @@ void PackedLevel::set_width(int width) {
   width_ = width;
   escape_ = (std::uint64_t(1) << width) - 1;
   const int first = (64 - kHeaderBits) / width, per_word = 64 / width;
-  slots_ = first + (kLineWords - 1) * per_word;
+  slots_ = slots_for(width);
   fields_.clear();
   masks_.assign(kLineWords, 0);
   for (int s = 0; s < slots_; ++s) {
@@ -145,11 +145,9 @@ PackedLevel PackedLevel::pack(const BoardIndexer& ix, int k, const LevelArray& v
     std::vector<std::uint16_t> escapes_in;  // [line]
   };
   auto plan_width = [&](int w) {
-    PackedLevel probe;
-    probe.set_width(w);
     Plan plan;
     plan.width = w;
-    const int slots = probe.slots_;
+    const int slots = slots_for(w);
     plan.lines = (size + slots - 1) / slots;
     plan.base.assign(plan.lines, 0);
     plan.escapes_in.assign(plan.lines, 0);

@@ -19,7 +19,7 @@
 // 2^w - 1 sends the probe to the exceptions: one byte u per escaped board, in index order;
 // the board's entry is exceptions[group_first[line / 256] + line's first exception + the
 // escapes before it in its line]. w = 2: 244 boards a line; w = 3: 160; w = 4: 122.
-// The builder picks the width and the bases that make the level smallest (bits_per_board()).
+// pack() picks the width and the bases that make the level smallest (bits_per_board()).
 //
 // The layout is the in-memory image of a packed level; docs/db-format.md describes it.
 #pragma once
@@ -45,6 +45,10 @@ class PackedLevel {
   static constexpr int kWeightShift = 4;   // predictor weights are in 1/16ths
 
   PackedLevel() = default;
+
+  // Boards a line of w-bit fields holds: 40 / w in word 0 after the header, 64 / w in each
+  // of the other 7 words (244, 160, 122 for w = 2, 3, 4).
+  static constexpr int slots_for(int width) { return (64 - kHeaderBits) / width + (kLineWords - 1) * (64 / width); }
 
   // Pack level k of `values` (the 1-byte entries of indexer.count(k) boards). width 0: the
   // smallest of 2, 3 and 4 bits; else that width. Throws std::invalid_argument for a width
