@@ -148,8 +148,12 @@ Json database_json(const std::string& dir, const DbScan& scan) {
   const int max_seeds = scan.max_seeds();
   Json levels = Json::array();
   for (const DbLevelInfo& l : scan.levels) {
-    levels.push_back(
-        {{"level", l.level}, {"entries", l.header.entries}, {"bytes", l.bytes}, {"blocks", l.header.blocks}});
+    levels.push_back({{"level", l.level},
+                      {"entries", l.header.entries},
+                      {"bytes", l.bytes},
+                      {"blocks", l.header.blocks},
+                      {"format_version", l.header.version},
+                      {"bits_per_board", l.header.bits_per_board()}});
   }
   Json j;
   j["directory"] = dir;
@@ -159,6 +163,8 @@ Json database_json(const std::string& dir, const DbScan& scan) {
   j["positions"] = scan.positions();
   j["bytes"] = scan.bytes();
   j["format_version"] = h0.version;
+  j["memory_bytes"] = scan.memory_bytes();
+  j["bits_per_board"] = scan.bits_per_board();
   j["manifest"] = scan.has_manifest;
   j["complete"] = !scan.incomplete();
   j["target_max_seeds"] = scan.has_manifest ? scan.target_max_seeds : max_seeds;

@@ -55,13 +55,16 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
 
   if (!config_.database_dir.empty()) {
     const auto t1 = std::chrono::steady_clock::now();
-    database_ = std::make_shared<const EndgameDatabase>(
-        EndgameDatabase::load(config_.database_dir, config_.pits, config_.rules, config_.database_seeds,
-                              budget > 0 ? budget - table_bytes : 0, config_.database_cache, config_.note,
-                              config_.database_packed ? 0 : -1, config_.threads));
+    const DbScan scan = inspect_database(config_.database_dir);
+    using Layout = SessionConfig::DatabaseLayout;
+    const bool packed =
+        config_.database_layout == Layout::packed ||
+        (config_.database_layout == Layout::as_filed && scan.levels.front().header.version == dbfile::kPackedVersion);
+    database_ = std::make_shared<const EndgameDatabase>(EndgameDatabase::load(
+        config_.database_dir, config_.pits, config_.rules, config_.database_seeds,
+        budget > 0 ? budget - table_bytes : 0, config_.database_cache, config_.note, packed ? 0 : -1, config_.threads));
     database_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-    if (const DbScan scan = inspect_database(config_.database_dir); scan.incomplete())
-      database_target_seeds_ = scan.target_max_seeds;
+    if (scan.incomplete()) database_target_seeds_ = scan.target_max_seeds;
   } else if (config_.database) {
     database_ = config_.database;
     if (database_->pits() != config_.pits || !database_->rules().same_values_as(config_.rules))

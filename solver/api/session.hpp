@@ -38,9 +38,13 @@ struct SessionConfig {
   // Map the directory's levels from their raw cache files, writing them when missing or
   // stale (EndgameDatabase::load, solver/db/raw_cache.hpp); false: read the level files only.
   bool database_cache = true;
-  // Pack the directory's levels to 2-4 bits a board as they load (EndgameDatabase::load,
-  // solver/db/packed_level.hpp): about half the memory, the same values.
-  bool database_packed = false;
+  // How the directory's levels are held in memory (the same values either way):
+  // as_filed: format-2 files packed as they are, format-1 files one byte a board; packed: every
+  // level packed to 2-4 bits a board (format-1 levels packed as they load, about half the
+  // memory; solver/db/packed_level.hpp); bytes: every level one byte a board (format-2 levels
+  // unpacked; the fastest probes).
+  enum class DatabaseLayout { as_filed, packed, bytes };
+  DatabaseLayout database_layout = DatabaseLayout::as_filed;
   std::shared_ptr<const EndgameDatabase> database;
   std::uint64_t table_bytes = std::uint64_t(1) << 30;  // asked for; capped to the problem
   std::uint64_t memory_bytes = 0;                      // for the table and the database together; 0: physical memory

@@ -110,11 +110,13 @@ int run_build(const Args& args) {
       ("out,o", po::value<std::string>()->required(), "database directory (created; resumed if it holds levels)")
       ("threads,t", po::value<int>()->default_value(0), "threads (0: all cores)")
       ("memory", po::value<std::string>(), "memory cap, e.g. 4G: refuse to start when the build needs more")
-      ("compression", po::value<int>()->default_value(3), "zstd level (1..19)");
+      ("compression", po::value<int>()->default_value(3), "zstd level (1..19)")
+      ("format", po::value<int>()->default_value(1), "level file format: 1 (one byte a board) or 2 (packed, 2-4 bits a board: the build holds lower levels packed and needs about half the memory)");
   // clang-format on
   options.add(rule_options());
   po::variables_map vm;
-  if (!parse_command("db build", "--pits M --max-seeds S --out DIR [rule options] [--threads T] [--memory SIZE]",
+  if (!parse_command("db build",
+                     "--pits M --max-seeds S --out DIR [rule options] [--threads T] [--memory SIZE] [--format 1|2]",
                      options, args, vm))
     return 0;
   DbBuildOptions o;
@@ -123,6 +125,9 @@ int run_build(const Args& args) {
   o.rules = rules_from(vm);
   o.threads = vm["threads"].as<int>();
   o.compression = vm["compression"].as<int>();
+  const int format = vm["format"].as<int>();
+  if (format != 1 && format != 2) throw UsageError("--format must be 1 or 2");
+  o.format = static_cast<std::uint32_t>(format);
   if (o.pits < 1 || o.pits > kMaxPits) throw UsageError("--pits must be 1..8");
   if (o.max_seeds < 0 || o.max_seeds > 127) throw UsageError("--max-seeds must be 0..127");
   if (o.threads < 0 || o.threads > 1024) throw UsageError("--threads must be between 0 and 1024");
@@ -144,9 +149,10 @@ int run_build(const Args& args) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string(e.what()) + ": lower --max-seeds");
   }
-  const std::uint64_t need = db_memory_needed(o.pits, o.max_seeds);
+  const std::uint64_t need = db_memory_needed(o.pits, o.max_seeds, o.format);
   std::cerr << "kalah db build: " << o.pits << " pits, levels 0.." << o.max_seeds << " ("
-            << group(ix.count_upto(o.max_seeds)) << " positions), rules " << rules_text(o.rules) << "\n"
+            << group(ix.count_upto(o.max_seeds)) << " positions), rules " << rules_text(o.rules) << ", format "
+            << o.format << (o.format == dbfile::kPackedVersion ? " (packed)" : " (one byte a board)") << "\n"
             << "  memory needed: " << byte_text(need)
             << (o.memory_limit ? " (limit " + byte_text(o.memory_limit) + ")" : std::string()) << "\n";
   if (o.rules.pie) std::cerr << "  note: the pie rule does not affect endgame values; it is ignored\n";
@@ -237,8 +243,10 @@ int run_info(const Args& args) {
             << "positions    " << group(positions) << "\n"
             << "on disk      " << group(bytes) << " bytes (" << byte_text(bytes) << "), "
             << fixed(static_cast<double>(bytes) / static_cast<double>(positions), 3) << " bytes a position\n"
-            << "memory       " << byte_text(positions) << " to load every level\n\n"
-            << "level          entries       bytes  blocks  bytes/entry\n";
+            << "memory       " << byte_text(scan.memory_bytes()) << " to load every level as filed ("
+            << fixed(scan.bits_per_board(), 2) << " bits a board"
+            << (h0.version == dbfile::kPackedVersion ? ", packed" : ", one byte a board") << ")\n\n"
+            << "level          entries       bytes  blocks  bytes/entry  bits in memory\n";
   for (const auto& l : levels)
     std::cout << std::string(l.level < 10 ? 4 : 3, ' ') << l.level << std::string(1, ' ')
               << std::string(16 - std::min<std::size_t>(16, group(l.header.entries).size()), ' ')
@@ -246,7 +254,9 @@ int run_info(const Args& args) {
               << group(l.bytes) << "  "
               << std::string(6 - std::min<std::size_t>(6, std::to_string(l.header.blocks).size()), ' ')
               << l.header.blocks << "  "
-              << fixed(static_cast<double>(l.bytes) / static_cast<double>(l.header.entries), 4) << "\n";
+              << fixed(static_cast<double>(l.bytes) / static_cast<double>(l.header.entries), 4) << "  "
+              << std::string(14 - fixed(l.header.bits_per_board(), 2).size(), ' ')
+              << fixed(l.header.bits_per_board(), 2) << "\n";
   return 0;
 }
 

@@ -16,7 +16,8 @@ po::options_description search_options() {
       ("db", po::value<std::string>(), "endgame database directory (kalah db build) to probe")
       ("db-seeds", po::value<int>(), "load the database only up to this many seeds")
       ("no-db-cache", "read the database's level files only: neither map nor write its raw cache files (level-KKK.raw)")
-      ("db-packed", "pack the database's levels to 2-4 bits a board as they load (about half the memory, the same values)")
+      ("db-packed", "hold every database level packed, 2-4 bits a board (format-1 levels are packed as they load: about half the memory, the same values; format-2 levels are so already)")
+      ("db-bytes", "hold every database level at one byte a board (format-2 levels are unpacked as they load: the fastest probes, twice the memory)")
       ("tt-above-db", po::value<int>()->default_value(8),
        "boards fewer than this many seeds above the database bypass the table (0: none)");
   // clang-format on
@@ -45,9 +46,13 @@ api::SessionConfig session_config(const po::variables_map& vm, int pits, const R
     if (!vm.count("db")) throw UsageError("--no-db-cache needs --db DIR");
     c.database_cache = false;
   }
-  if (vm.count("db-packed")) {
-    if (!vm.count("db")) throw UsageError("--db-packed needs --db DIR");
-    c.database_packed = true;
+  if (vm.count("db-packed") || vm.count("db-bytes")) {
+    const char* given = vm.count("db-packed") ? "--db-packed" : "--db-bytes";
+    if (!vm.count("db")) throw UsageError(std::string(given) + " needs --db DIR");
+    if (vm.count("db-packed") && vm.count("db-bytes"))
+      throw UsageError("--db-packed and --db-bytes exclude each other");
+    c.database_layout =
+        vm.count("db-packed") ? api::SessionConfig::DatabaseLayout::packed : api::SessionConfig::DatabaseLayout::bytes;
   }
   c.note = [](const std::string& line) { std::cerr << "note: " << line << std::endl; };
   c.progress = [](const std::string& line) { std::cerr << "progress: " << line << std::endl; };

@@ -30,8 +30,10 @@ class LevelSolver {
  public:
   using K = base::Kernel<M, S, C, E>;
 
-  LevelSolver(const base::SowTables& tab, int k, std::int8_t* const* levels)
-      : kern_{tab}, k_(k), levels_(levels), cur_(levels[k]) {}
+  // views[0..k) are the complete lower levels. cur: level k under construction (entries
+  // kUnknown until computed); null when verifying, where views[k] is the complete level k.
+  LevelSolver(const base::SowTables& tab, int k, const LevelView* views, std::int8_t* cur)
+      : kern_{tab}, k_(k), views_(views), cur_(cur) {}
 
   // A board whose successors have been generated and their entries prefetched.
   struct Expanded {
@@ -54,7 +56,9 @@ class LevelSolver {
       const int pit = __builtin_ctzll(pits) >> 3;
       kern_.sow(x, k_, pit, &e.succ[n]);
       e.at[n] = kern_.index(e.succ[n].board);
-      __builtin_prefetch(levels_[e.succ[n].level] + e.at[n]);
+      const int level = e.succ[n].level;
+      __builtin_prefetch(level == k_ && cur_ ? static_cast<const void*>(cur_ + e.at[n])
+                                             : views_[level].address(e.at[n]));
       ++n;
     }
     e.n = n;
@@ -69,12 +73,12 @@ class LevelSolver {
     for (int j = 0; j < e.n; ++j) {
       const base::Successor& s = e.succ[j];
       int w;
-      if (s.level == k_) {
+      if (s.level == k_ && cur_) {
         w = std::atomic_ref<std::int8_t>(cur_[e.at[j]]).load(std::memory_order_relaxed);
         if constexpr (Recurse)
           if (w == LevelArray::kUnknown) w = solve(s.board, e.at[j]);
       } else {
-        w = levels_[s.level][e.at[j]];
+        w = views_[s.level].value(e.at[j], s.board);
       }
       const int val = value_through(s.stored, s.again, w);
       best = val > best ? val : best;
@@ -106,7 +110,7 @@ class LevelSolver {
  private:
   K kern_;
   int k_;
-  std::int8_t* const* levels_;
+  const LevelView* views_;
   std::int8_t* cur_;
 };
 
@@ -143,11 +147,9 @@ void parallel_chunks(std::uint64_t size, int threads, int k, const LevelProgress
 namespace {
 
 template <int M, Sowing S, Capture C, EndRule E>
-void build_level_impl(const BoardIndexer& ix, int k, std::vector<LevelArray>& levels, int threads,
+void build_level_impl(const BoardIndexer& ix, int k, std::span<const LevelView> lower, LevelArray& level, int threads,
                       const LevelProgressFn& progress, const std::atomic<bool>* cancel) {
   const base::SowTables tab(ix, k);
-  std::vector<std::int8_t*> base;
-  for (int j = 0; j <= k; ++j) base.push_back(levels[j].data());
   const std::uint64_t size = ix.count(k);
   parallel_chunks(
       size, threads, k, progress,
@@ -156,7 +158,7 @@ void build_level_impl(const BoardIndexer& ix, int k, std::vector<LevelArray>& le
         // ahead of being finished, so the cache misses of many boards overlap.
         using Solver = LevelSolver<M, S, C, E>;
         constexpr int kDepth = 8;
-        Solver solver(tab, k, base.data());
+        Solver solver(tab, k, lower.data(), level.data());
         typename Solver::Expanded ring[kDepth];
         int head = 0, pending = 0;
         auto finish_one = [&](int slot) {
@@ -180,20 +182,19 @@ void build_level_impl(const BoardIndexer& ix, int k, std::vector<LevelArray>& le
 }
 
 template <int M, Sowing S, Capture C, EndRule E>
-std::uint64_t verify_level_impl(const BoardIndexer& ix, int k, const std::vector<LevelArray>& levels, int threads,
+std::uint64_t verify_level_impl(const BoardIndexer& ix, int k, std::span<const LevelView> levels, int threads,
                                 std::uint64_t* first_bad, const LevelProgressFn& progress) {
   const base::SowTables tab(ix, k);
-  std::vector<std::int8_t*> base;
-  for (int j = 0; j <= k; ++j) base.push_back(const_cast<std::int8_t*>(levels[j].data()));
   const std::uint64_t size = ix.count(k);
   std::atomic<std::uint64_t> bad{0};
   std::atomic<std::uint64_t> first{~std::uint64_t(0)};
   parallel_chunks(size, threads, k, progress, [&](std::uint64_t lo, std::uint64_t hi) {
-    LevelSolver<M, S, C, E> solver(tab, k, base.data());
+    LevelSolver<M, S, C, E> solver(tab, k, levels.data(), nullptr);
     Board b = ix.board(k, lo);
     std::uint64_t local = 0;
     for (std::uint64_t idx = lo; idx < hi; ++idx, ix.next(b)) {
-      if (solver.template evaluate<false>(base::to_bits(b)) != levels[k][idx]) {
+      const base::u128 bits = base::to_bits(b);
+      if (solver.template evaluate<false>(bits) != levels[k].value(idx, bits)) {
         ++local;
         std::uint64_t f = first.load();
         while (idx < f && !first.compare_exchange_weak(f, idx)) {
@@ -208,25 +209,45 @@ std::uint64_t verify_level_impl(const BoardIndexer& ix, int k, const std::vector
 
 }  // namespace
 
-void build_level(const BoardIndexer& ix, const Rules& rules, int k, std::vector<LevelArray>& levels, int threads,
-                 const LevelProgressFn& progress, const std::atomic<bool>* cancel) {
+void build_level(const BoardIndexer& ix, const Rules& rules, int k, std::span<const LevelView> lower, LevelArray& level,
+                 int threads, const LevelProgressFn& progress, const std::atomic<bool>* cancel) {
   check_database_rules(rules);
   const std::uint64_t size = ix.count(k);
-  if (k > 127 || static_cast<int>(levels.size()) <= k || k > ix.max_seeds() || levels[k].size() != size)
+  if (k > 127 || static_cast<int>(lower.size()) < k || k > ix.max_seeds() || level.size() != size)
     throw std::logic_error("build_level: level out of range or level array of the wrong size");
-  LevelArray& cur = levels[k];
-  std::fill(cur.data(), cur.data() + size, LevelArray::kUnknown);
+  for (int j = 0; j < k; ++j)
+    if (lower[j].size() != ix.count(j)) throw std::logic_error("build_level: a lower level of the wrong size");
+  std::fill(level.data(), level.data() + size, LevelArray::kUnknown);
   base::dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
-    build_level_impl<M, S, C, E>(ix, k, levels, threads, progress, cancel);
+    build_level_impl<M, S, C, E>(ix, k, lower.first(k), level, threads, progress, cancel);
+  });
+}
+
+void build_level(const BoardIndexer& ix, const Rules& rules, int k, std::vector<LevelArray>& levels, int threads,
+                 const LevelProgressFn& progress, const std::atomic<bool>* cancel) {
+  if (static_cast<int>(levels.size()) <= k)
+    throw std::logic_error("build_level: level out of range or level array of the wrong size");
+  std::vector<LevelView> lower;
+  for (int j = 0; j < k; ++j) lower.emplace_back(levels[j]);
+  build_level(ix, rules, k, lower, levels[k], threads, progress, cancel);
+}
+
+std::uint64_t verify_level(const BoardIndexer& ix, const Rules& rules, int k, std::span<const LevelView> levels,
+                           int threads, std::uint64_t* first_bad, const LevelProgressFn& progress) {
+  if (static_cast<int>(levels.size()) <= k || levels[k].size() != ix.count(k)) return ix.count(k);
+  for (int j = 0; j < k; ++j)
+    if (levels[j].size() != ix.count(j)) throw std::logic_error("verify_level: a lower level of the wrong size");
+  return base::dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
+    return verify_level_impl<M, S, C, E>(ix, k, levels.first(k + 1), threads, first_bad, progress);
   });
 }
 
 std::uint64_t verify_level(const BoardIndexer& ix, const Rules& rules, int k, const std::vector<LevelArray>& levels,
                            int threads, std::uint64_t* first_bad, const LevelProgressFn& progress) {
   if (static_cast<int>(levels.size()) <= k || levels[k].size() != ix.count(k)) return ix.count(k);
-  return base::dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
-    return verify_level_impl<M, S, C, E>(ix, k, levels, threads, first_bad, progress);
-  });
+  std::vector<LevelView> views;
+  for (int j = 0; j <= k; ++j) views.emplace_back(levels[j]);
+  return verify_level(ix, rules, k, views, threads, first_bad, progress);
 }
 
 }  // namespace kalah

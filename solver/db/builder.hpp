@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "engine/rules.hpp"
 #include "solver/base/board_index.hpp"
 #include "solver/db/level.hpp"
+#include "solver/db/level_view.hpp"
 
 namespace kalah {
 
@@ -40,15 +42,22 @@ struct BuildInterrupted : std::runtime_error {
 // Throws std::invalid_argument when the rule set's values depend on the stores (early end).
 void check_database_rules(const Rules& rules);
 
-// Compute level k into levels[k] (allocated by the caller with count(k) entries). Requires
-// levels[0..k) complete and k <= indexer.max_seeds(). threads <= 0: OpenMP's default. Once
-// *cancel is set the threads stop within a chunk and BuildInterrupted is thrown.
+// Compute level k into `level` (allocated by the caller with count(k) entries) from the complete
+// lower levels lower[0..k), one byte a board or packed (only their values are read). Requires
+// k <= indexer.max_seeds(). threads <= 0: OpenMP's default. Once *cancel is set the threads
+// stop within a chunk and BuildInterrupted is thrown.
+void build_level(const BoardIndexer& indexer, const Rules& rules, int k, std::span<const LevelView> lower,
+                 LevelArray& level, int threads, const LevelProgressFn& progress = {},
+                 const std::atomic<bool>* cancel = nullptr);
+// The same with every level one byte a board: levels[k] receives level k.
 void build_level(const BoardIndexer& indexer, const Rules& rules, int k, std::vector<LevelArray>& levels, int threads,
                  const LevelProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
 // Re-derive every entry of level k from its successors in levels[0..k] and compare it with
 // the stored one. Returns the number of entries that differ (0 for a sound level); the
 // first bad index goes to *first_bad when given.
+std::uint64_t verify_level(const BoardIndexer& indexer, const Rules& rules, int k, std::span<const LevelView> levels,
+                           int threads, std::uint64_t* first_bad = nullptr, const LevelProgressFn& progress = {});
 std::uint64_t verify_level(const BoardIndexer& indexer, const Rules& rules, int k,
                            const std::vector<LevelArray>& levels, int threads, std::uint64_t* first_bad = nullptr,
                            const LevelProgressFn& progress = {});

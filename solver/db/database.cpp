@@ -23,6 +23,13 @@ EndgameDatabase::EndgameDatabase(int pits, const Rules& rules, std::vector<Level
       levels_(std::move(levels)) {
   for (int k = 0; k <= max_seeds_; ++k)
     if (levels_[k].size() != indexer_.count(k)) throw std::logic_error("EndgameDatabase: level size mismatch");
+  make_views();
+}
+
+void EndgameDatabase::make_views() {
+  views_.clear();
+  for (const LevelArray& level : levels_) views_.emplace_back(level);
+  for (const PackedLevel& level : packed_) views_.emplace_back(level);
 }
 
 EndgameDatabase EndgameDatabase::build_in_memory(int pits, const Rules& rules, int max_seeds, int threads) {
@@ -56,6 +63,7 @@ void EndgameDatabase::pack(int width, int threads) {
   }
   packed_ = std::move(out);
   levels_.clear();
+  make_views();
 }
 
 std::uint64_t EndgameDatabase::memory_bytes() const {
@@ -107,9 +115,18 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
   db.rules_ = rules;
   db.indexer_ = ix;
   for (int k = 0; k <= max_seeds; ++k) {
+    if (dbfile::read_header(dbfile::level_path(dir, k)).version == dbfile::kPackedVersion) {
+      // A version-2 file holds the packed level itself; another width than its own is a repack.
+      PackedLevel filed = dbfile::read_packed_level(dir, pits, rules, k, threads);
+      if (pack_width != 0 && filed.width() != pack_width)
+        filed = PackedLevel::pack(ix, k, filed.unpack(ix, threads), pack_width, threads);
+      db.packed_.push_back(std::move(filed));
+      continue;
+    }
     const LevelArray level = dbfile::load_level(dir, pits, rules, k, cache, threads);
     db.packed_.push_back(PackedLevel::pack(ix, k, level, pack_width, threads));
   }
+  db.make_views();
   return db;
 }
 

@@ -30,6 +30,7 @@
 #include "engine/rules.hpp"
 #include "solver/base/board_index.hpp"
 #include "solver/db/level.hpp"
+#include "solver/db/level_view.hpp"
 #include "solver/db/packed_level.hpp"
 
 namespace kalah {
@@ -87,13 +88,16 @@ class EndgameDatabase {
   // the prefetch and the read). `bits` is the board (solver/base/board_bits.hpp).
   int value_at(int k, std::uint64_t index, base::u128 bits) const {
     assert(0 <= k && k <= max_seeds_);
-    if (packed_.empty()) return levels_[k][index];
-    return packed_[k].value(index, bits);
+    return views_[k].value(index, bits);
   }
   const void* address(int k, std::uint64_t index) const {
     assert(0 <= k && k <= max_seeds_);
-    if (packed_.empty()) return levels_[k].data() + index;
-    return packed_[k].address(index);
+    return views_[k].address(index);
+  }
+  // Level k whichever way it is held.
+  const LevelView& view(int k) const {
+    assert(0 <= k && k <= max_seeds_);
+    return views_[k];
   }
 
   // Pack every level to 2-4 bits a board (PackedLevel; width 0: the smallest per level),
@@ -123,6 +127,9 @@ class EndgameDatabase {
   BoardIndexer indexer_;
   std::vector<LevelArray> levels_;   // levels_[k][index(board)]; empty once packed
   std::vector<PackedLevel> packed_;  // the levels once packed
+  std::vector<LevelView> views_;     // [k]: levels_[k] or packed_[k]
+
+  void make_views();
 };
 
 }  // namespace kalah

@@ -7,6 +7,7 @@
 #include <zstd.h>
 
 #include <atomic>
+#include <cassert>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -29,11 +30,15 @@ namespace {
   throw DatabaseError(file.string() + ": " + problem);
 }
 
+std::uint32_t header_size_of(std::uint32_t version) {
+  return version == kPackedVersion ? kPackedHeaderSize : kHeaderSize;
+}
+
 std::vector<unsigned char> encode_header(const Header& h, std::uint32_t table_crc) {
-  std::vector<unsigned char> b(kHeaderSize, 0);
+  std::vector<unsigned char> b(header_size_of(h.version), 0);
   std::memcpy(b.data(), kMagic, 8);
   put_le<std::uint32_t>(b.data() + 8, h.version);
-  put_le<std::uint32_t>(b.data() + 12, kHeaderSize);
+  put_le<std::uint32_t>(b.data() + 12, header_size_of(h.version));
   put_level_fields(b.data(), h);
   put_le<std::uint32_t>(b.data() + 32, h.block_entries);
   put_le<std::uint32_t>(b.data() + 36, h.blocks);
@@ -41,8 +46,57 @@ std::vector<unsigned char> encode_header(const Header& h, std::uint32_t table_cr
   put_le<std::uint64_t>(b.data() + 48, h.file_size);
   put_le<std::uint32_t>(b.data() + 56, table_crc);
   put_le<std::uint32_t>(b.data() + 60, crc32c(b.data(), 60));
+  if (h.version == kPackedVersion) {
+    unsigned char* x = b.data() + kHeaderSize;
+    put_le<std::uint64_t>(x, h.image_bytes);
+    x[8] = static_cast<unsigned char>(h.packed.width);
+    put_le<std::uint32_t>(x + 12, static_cast<std::uint32_t>(h.packed.weights));
+    put_le<std::uint64_t>(x + 16, h.packed.lines);
+    put_le<std::uint64_t>(x + 24, h.packed.groups);
+    put_le<std::uint64_t>(x + 32, h.packed.exceptions);
+    put_le<std::uint32_t>(x + 60, crc32c(x, 60));
+  }
   return b;
 }
+
+// The bytes a file's blocks hold, one after the other: `entries` (version 1) or the image.
+std::uint64_t stream_bytes(const Header& h) { return h.version == kPackedVersion ? h.image_bytes : h.entries; }
+
+// A byte stream made of consecutive memory ranges (a level's bytes, or a packed image's four
+// arrays); blocks are cut from it without regard to the ranges.
+template <class Byte>
+struct Segments {
+  std::vector<std::span<Byte>> parts;
+  std::uint64_t size() const {
+    std::uint64_t n = 0;
+    for (const auto& p : parts) n += p.size();
+    return n;
+  }
+  // The memory of stream bytes [at, at + n) when one range holds them all, else null.
+  Byte* contiguous(std::uint64_t at, std::uint64_t n) const {
+    for (const auto& p : parts) {
+      if (at < p.size()) return at + n <= p.size() ? p.data() + at : nullptr;
+      at -= p.size();
+    }
+    return nullptr;
+  }
+  // Copy stream bytes [at, at + n) to `out` (gather) or from `in` (scatter).
+  template <class F>
+  void each(std::uint64_t at, std::uint64_t n, F&& f) const {
+    std::uint64_t done = 0;
+    for (const auto& p : parts) {
+      if (n == done) break;
+      if (at >= p.size()) {
+        at -= p.size();
+        continue;
+      }
+      const std::uint64_t take = std::min<std::uint64_t>(p.size() - at, n - done);
+      f(p.data() + at, done, take);
+      done += take;
+      at = 0;
+    }
+  }
+};
 
 void write_all(int fd, const void* data, std::size_t size, const fs::path& file) {
   if (!write_fully(fd, data, size)) fail(file, std::string("write failed: ") + std::generic_category().message(errno));
@@ -70,11 +124,28 @@ Header parse(const fs::path& file, const unsigned char* data, std::uint64_t size
   if (std::memcmp(data, kMagic, 8) != 0) fail(file, "not a Kalah database level file (bad magic)");
   Header h;
   h.version = get_le<std::uint32_t>(data + 8);
-  if (h.version != kVersion)
-    fail(file,
-         "format version " + std::to_string(h.version) + ", this program reads version " + std::to_string(kVersion));
+  if (h.version != kVersion && h.version != kPackedVersion)
+    fail(file, "format version " + std::to_string(h.version) + ", this program reads versions " +
+                   std::to_string(kVersion) + " and " + std::to_string(kPackedVersion));
   if (get_le<std::uint32_t>(data + 60) != crc32c(data, 60)) fail(file, "header checksum mismatch (corrupt header)");
-  if (get_le<std::uint32_t>(data + 12) != kHeaderSize) fail(file, "wrong header size");
+  const std::uint32_t header_size = header_size_of(h.version);
+  if (get_le<std::uint32_t>(data + 12) != header_size) fail(file, "wrong header size");
+  if (size < header_size)
+    fail(file, "truncated: " + std::to_string(size) + " bytes, shorter than the " + std::to_string(header_size) +
+                   "-byte header");
+  if (h.version == kPackedVersion) {
+    const unsigned char* x = data + kHeaderSize;
+    if (get_le<std::uint32_t>(x + 60) != crc32c(x, 60)) fail(file, "packed header checksum mismatch (corrupt header)");
+    h.image_bytes = get_le<std::uint64_t>(x);
+    h.packed.width = x[8];
+    h.packed.weights = get_le<std::uint32_t>(x + 12);
+    h.packed.lines = get_le<std::uint64_t>(x + 16);
+    h.packed.groups = get_le<std::uint64_t>(x + 24);
+    h.packed.exceptions = get_le<std::uint64_t>(x + 32);
+    const std::uint64_t image =
+        h.packed.weights * 2 + h.packed.groups * 8 + h.packed.lines * PackedLevel::kLineBytes + h.packed.exceptions;
+    if (h.image_bytes != image) fail(file, "inconsistent packed header (image size and shape disagree)");
+  }
   h.pits = data[16];
   if (h.pits < 1 || h.pits > kMaxPits || data[17] > 1 || data[18] > 1 || data[19] > 1 || data[20] > 1 || data[21] > 1)
     fail(file, "invalid header field (pits or rules)");
@@ -89,8 +160,8 @@ Header parse(const fs::path& file, const unsigned char* data, std::uint64_t size
   h.blocks = get_le<std::uint32_t>(data + 36);
   h.table_offset = get_le<std::uint64_t>(data + 40);
   h.file_size = get_le<std::uint64_t>(data + 48);
-  if (h.block_entries == 0 || h.table_offset != kHeaderSize ||
-      h.blocks != (h.entries + h.block_entries - 1) / h.block_entries)
+  if (h.block_entries == 0 || h.table_offset != header_size ||
+      h.blocks != (stream_bytes(h) + h.block_entries - 1) / h.block_entries)
     fail(file, "inconsistent header (entry count, block size and block count disagree)");
   if (size != h.file_size)
     fail(file, (size < h.file_size ? "truncated: " : "trailing data: ") + std::to_string(size) +
@@ -149,38 +220,53 @@ fs::path level_path(const fs::path& dir, int k) {
   return dir / name;
 }
 
-WriteStats write_level(const fs::path& dir, int pits, const Rules& rules, int k, const LevelArray& level, int threads,
-                       int compression) {
-  Header h;
-  h.pits = pits;
-  h.rules = rules;
-  h.level = k;
-  h.entries = level.size();
-  h.blocks = static_cast<std::uint32_t>((h.entries + h.block_entries - 1) / h.block_entries);
+namespace {
+
+// Write header `h` (every field but the block layout and file size set) and the stream
+// `data`, cut into blocks of h.block_entries bytes and compressed on `threads` threads, to
+// level_path(dir, h.level) atomically.
+WriteStats write_stream(const fs::path& dir, Header h, const Segments<const unsigned char>& data, int threads,
+                        int compression) {
+  const std::uint64_t total = stream_bytes(h);
+  assert(total == data.size());
+  h.table_offset = header_size_of(h.version);
+  h.blocks = static_cast<std::uint32_t>((total + h.block_entries - 1) / h.block_entries);
   std::vector<std::vector<unsigned char>> stored(h.blocks);
   std::vector<BlockEntry> table(h.blocks);
   std::atomic<bool> failed{false};
   if (threads <= 0) threads = omp_get_max_threads();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (std::int64_t i = 0; i < static_cast<std::int64_t>(h.blocks); ++i) {
-    const std::uint64_t first = static_cast<std::uint64_t>(i) * h.block_entries;
-    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(h.block_entries, h.entries - first));
-    std::vector<unsigned char>& out = stored[i];
-    out.resize(ZSTD_compressBound(n));
-    const std::size_t got = ZSTD_compress(out.data(), out.size(), level.data() + first, n, compression);
-    if (ZSTD_isError(got)) {
-      failed = true;
-      continue;
+#pragma omp parallel num_threads(threads)
+  {
+    std::vector<unsigned char> gathered;
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(h.blocks); ++i) {
+      const std::uint64_t first = static_cast<std::uint64_t>(i) * h.block_entries;
+      const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(h.block_entries, total - first));
+      const unsigned char* raw = data.contiguous(first, n);
+      if (!raw) {
+        gathered.resize(n);
+        data.each(first, n, [&](const unsigned char* p, std::uint64_t at, std::uint64_t len) {
+          std::memcpy(gathered.data() + at, p, len);
+        });
+        raw = gathered.data();
+      }
+      std::vector<unsigned char>& out = stored[i];
+      out.resize(ZSTD_compressBound(n));
+      const std::size_t got = ZSTD_compress(out.data(), out.size(), raw, n, compression);
+      if (ZSTD_isError(got)) {
+        failed = true;
+        continue;
+      }
+      out.resize(got);
+      table[i].stored = static_cast<std::uint32_t>(got);
+      table[i].raw_crc = crc32c(raw, n);
+      table[i].stored_crc = crc32c(out.data(), got);
     }
-    out.resize(got);
-    table[i].stored = static_cast<std::uint32_t>(got);
-    table[i].raw_crc = crc32c(level.data() + first, n);
-    table[i].stored_crc = crc32c(out.data(), got);
   }
-  const fs::path file = level_path(dir, k);
+  const fs::path file = level_path(dir, h.level);
   if (failed) fail(file, "zstd compression failed");
   std::vector<unsigned char> tab(std::size_t(h.blocks) * kTableEntrySize, 0);
-  std::uint64_t offset = kHeaderSize + tab.size();
+  std::uint64_t offset = h.table_offset + tab.size();
   for (std::uint32_t i = 0; i < h.blocks; ++i) {
     table[i].offset = offset;
     offset += table[i].stored;
@@ -197,6 +283,35 @@ WriteStats write_level(const fs::path& dir, int pits, const Rules& rules, int k,
   for (const auto& s : stored) parts.emplace_back(s);
   write_file_atomically(file, parts);
   return WriteStats{h.file_size, crc32c(head.data(), 60)};
+}
+
+}  // namespace
+
+WriteStats write_level(const fs::path& dir, int pits, const Rules& rules, int k, const LevelArray& level, int threads,
+                       int compression) {
+  Header h;
+  h.pits = pits;
+  h.rules = rules;
+  h.level = k;
+  h.entries = level.size();
+  Segments<const unsigned char> data;
+  data.parts.emplace_back(reinterpret_cast<const unsigned char*>(level.data()), level.size());
+  return write_stream(dir, h, data, threads, compression);
+}
+
+WriteStats write_packed_level(const fs::path& dir, int pits, const Rules& rules, const PackedLevel& level, int threads,
+                              int compression) {
+  Header h;
+  h.version = kPackedVersion;
+  h.pits = pits;
+  h.rules = rules;
+  h.level = level.level();
+  h.entries = level.size();
+  h.packed = level.shape();
+  Segments<const unsigned char> data;
+  data.parts = level.image();
+  h.image_bytes = data.size();
+  return write_stream(dir, h, data, threads, compression);
 }
 
 void write_file_atomically(const fs::path& file, const std::vector<std::span<const unsigned char>>& parts) {
@@ -234,17 +349,18 @@ void write_file_atomically(const fs::path& file, const std::vector<std::span<con
 Header read_header(const fs::path& file, std::uint32_t* header_crc) {
   std::uint64_t size = 0;
   std::ifstream in = open_for_reading(file, size);
-  std::vector<unsigned char> data(kHeaderSize, 0);
-  in.read(reinterpret_cast<char*>(data.data()),
-          static_cast<std::streamsize>(std::min<std::uint64_t>(size, kHeaderSize)));
+  const std::uint64_t head = std::min<std::uint64_t>(size, kPackedHeaderSize);
+  std::vector<unsigned char> data(kPackedHeaderSize, 0);
+  in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(head));
   if (size >= kHeaderSize) {
     // Read the block table too (when the file has it) so that its checksum is checked.
+    const std::uint64_t header_size =
+        get_le<std::uint32_t>(data.data() + 8) == kPackedVersion ? kPackedHeaderSize : kHeaderSize;
     const std::uint64_t table_end =
-        kHeaderSize + std::uint64_t(get_le<std::uint32_t>(data.data() + 36)) * kTableEntrySize;
-    if (table_end <= size) {
+        header_size + std::uint64_t(get_le<std::uint32_t>(data.data() + 36)) * kTableEntrySize;
+    if (table_end <= size && table_end > head) {
       data.resize(static_cast<std::size_t>(table_end));
-      in.read(reinterpret_cast<char*>(data.data() + kHeaderSize),
-              static_cast<std::streamsize>(table_end - kHeaderSize));
+      in.read(reinterpret_cast<char*>(data.data() + head), static_cast<std::streamsize>(table_end - head));
     }
   }
   const Header h = parse(file, data.data(), size, nullptr);
@@ -264,35 +380,54 @@ void check_level_header(const fs::path& file, const Header& h, int pits, const R
                    std::to_string(ix.count(k)));
 }
 
-LevelArray read_level(const fs::path& dir, int pits, const Rules& rules, int k, int threads, Header* header,
-                      std::uint32_t* header_crc) {
-  const fs::path file = level_path(dir, k);
+namespace {
+
+// Read and check the file of level k (header, sizes, block table, every block's checksums and
+// length) and hand its stream to `fill`, called once with the parsed header, which returns the
+// ranges to decompress into.
+template <class Fill>
+void read_stream(const fs::path& file, int pits, const Rules& rules, int k, int threads, Fill&& fill, Header* header,
+                 std::uint32_t* header_crc) {
   const std::vector<unsigned char> data = slurp(file);
   std::vector<BlockEntry> table;
   const Header h = parse(file, data.data(), data.size(), &table);
   check_level_header(file, h, pits, rules, k);
-  LevelArray level(h.entries);
+  const Segments<unsigned char> out = fill(h);
+  const std::uint64_t total = stream_bytes(h);
   std::atomic<std::int64_t> bad{-1};
   std::atomic<int> kind{0};
   if (threads <= 0) threads = omp_get_max_threads();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (std::int64_t i = 0; i < static_cast<std::int64_t>(h.blocks); ++i) {
-    const BlockEntry& b = table[i];
-    const std::uint64_t first = static_cast<std::uint64_t>(i) * h.block_entries;
-    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(h.block_entries, h.entries - first));
-    int problem = 0;
-    if (crc32c(data.data() + b.offset, b.stored) != b.stored_crc) {
-      problem = 1;
-    } else {
-      const std::size_t got = ZSTD_decompress(level.data() + first, n, data.data() + b.offset, b.stored);
-      if (ZSTD_isError(got) || got != n)
-        problem = 2;
-      else if (crc32c(level.data() + first, n) != b.raw_crc)
-        problem = 3;
-    }
-    if (problem) {
-      std::int64_t expected = -1;
-      if (bad.compare_exchange_strong(expected, i)) kind = problem;
+#pragma omp parallel num_threads(threads)
+  {
+    std::vector<unsigned char> buffer;
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(h.blocks); ++i) {
+      const BlockEntry& b = table[i];
+      const std::uint64_t first = static_cast<std::uint64_t>(i) * h.block_entries;
+      const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(h.block_entries, total - first));
+      unsigned char* dst = out.contiguous(first, n);
+      if (!dst) {
+        buffer.resize(n);
+        dst = buffer.data();
+      }
+      int problem = 0;
+      if (crc32c(data.data() + b.offset, b.stored) != b.stored_crc) {
+        problem = 1;
+      } else {
+        const std::size_t got = ZSTD_decompress(dst, n, data.data() + b.offset, b.stored);
+        if (ZSTD_isError(got) || got != n)
+          problem = 2;
+        else if (crc32c(dst, n) != b.raw_crc)
+          problem = 3;
+      }
+      if (!problem && dst == buffer.data())
+        out.each(first, n, [&](unsigned char* p, std::uint64_t at, std::uint64_t len) {
+          std::memcpy(p, buffer.data() + at, len);
+        });
+      if (problem) {
+        std::int64_t expected = -1;
+        if (bad.compare_exchange_strong(expected, i)) kind = problem;
+      }
     }
   }
   if (bad >= 0) {
@@ -302,7 +437,60 @@ LevelArray read_level(const fs::path& dir, int pits, const Rules& rules, int k, 
   }
   if (header) *header = h;
   if (header_crc) *header_crc = crc32c(data.data(), 60);
+}
+
+// A version-2 file's level, its image checked for consistency.
+PackedLevel read_image(const fs::path& file, int pits, const Rules& rules, int k, int threads, Header* header,
+                       std::uint32_t* header_crc) {
+  const BoardIndexer ix(pits, k);
+  PackedLevel level;
+  read_stream(
+      file, pits, rules, k, threads,
+      [&](const Header& h) {
+        try {
+          level = PackedLevel::with_shape(ix, k, h.packed);
+        } catch (const std::invalid_argument& e) {
+          fail(file, std::string("inconsistent packed header: ") + e.what());
+        }
+        Segments<unsigned char> out;
+        out.parts = level.image_for_filling();
+        return out;
+      },
+      header, header_crc);
+  try {
+    level.check_image();
+  } catch (const std::invalid_argument& e) {
+    fail(file, std::string("corrupt packed image: ") + e.what());
+  }
   return level;
+}
+
+}  // namespace
+
+LevelArray read_level(const fs::path& dir, int pits, const Rules& rules, int k, int threads, Header* header,
+                      std::uint32_t* header_crc) {
+  const fs::path file = level_path(dir, k);
+  if (read_header(file).version == kPackedVersion)
+    return read_image(file, pits, rules, k, threads, header, header_crc).unpack(BoardIndexer(pits, k), threads);
+  LevelArray level;
+  read_stream(
+      file, pits, rules, k, threads,
+      [&](const Header& h) {
+        level = LevelArray(h.entries);
+        Segments<unsigned char> out;
+        out.parts.emplace_back(reinterpret_cast<unsigned char*>(level.data()), level.size());
+        return out;
+      },
+      header, header_crc);
+  return level;
+}
+
+PackedLevel read_packed_level(const fs::path& dir, int pits, const Rules& rules, int k, int threads, Header* header,
+                              std::uint32_t* header_crc) {
+  const fs::path file = level_path(dir, k);
+  if (read_header(file).version == kPackedVersion) return read_image(file, pits, rules, k, threads, header, header_crc);
+  const LevelArray bytes = read_level(dir, pits, rules, k, threads, header, header_crc);
+  return PackedLevel::pack(BoardIndexer(pits, k), k, bytes, 0, threads);
 }
 
 }  // namespace kalah::dbfile

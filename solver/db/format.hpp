@@ -1,14 +1,21 @@
 // solver/db/format.hpp — the on-disk level file: one file per level k, "level-KKK.kdb" in the
-// database directory (KKK = k, three digits), holding the level's bytes (solver/db/level.hpp)
-// as independently readable zstd blocks. docs/db-format.md describes it byte by byte.
+// database directory (KKK = k, three digits), holding the level as independently readable
+// zstd blocks. docs/db-format.md describes it byte by byte.
+//
+// Version 1 holds the level's bytes (one a board, solver/db/level.hpp); version 2 holds the
+// image of the packed level (solver/db/packed_level.hpp: weights, group offsets, lines,
+// exceptions, one byte stream) and loads into memory as it is, 2-4 bits a board.
 //
 // Layout (little endian):
 //   header, 64 bytes   magic "KALAHDB" 0x1A, format version, header size, m, rule fields,
-//                      k, entry count, entries per block, block count, table offset, file
-//                      size, CRC-32C of the block table, CRC-32C of the header's first 60 bytes
+//                      k, entry count (boards), block size (v1: entries; v2: image bytes),
+//                      block count, table offset, file size, CRC-32C of the block table,
+//                      CRC-32C of the header's first 60 bytes
+//   v2 only, 64 bytes  image bytes, width, weight count, line count, group count, exception
+//                      count, zeros, CRC-32C of these 64 bytes' first 60
 //   block table        per block 24 bytes: file offset (u64), stored size (u32), CRC-32C of
-//                      the block's raw entries (u32), CRC-32C of the stored bytes (u32), 0 (u32)
-//   blocks             each one zstd frame of its entries (the last block may be shorter)
+//                      the block's raw bytes (u32), CRC-32C of the stored bytes (u32), 0 (u32)
+//   blocks             each one zstd frame of its bytes (the last block may be shorter)
 // Files are written to "level-KKK.kdb.tmp" and renamed into place once complete and synced.
 #pragma once
 
@@ -21,12 +28,15 @@
 #include "engine/rules.hpp"
 #include "solver/db/database.hpp"
 #include "solver/db/level.hpp"
+#include "solver/db/packed_level.hpp"
 
 namespace kalah::dbfile {
 
 inline constexpr char kMagic[8] = {'K', 'A', 'L', 'A', 'H', 'D', 'B', 0x1A};
-inline constexpr std::uint32_t kVersion = 1;
+inline constexpr std::uint32_t kVersion = 1;        // one byte a board
+inline constexpr std::uint32_t kPackedVersion = 2;  // packed image
 inline constexpr std::uint32_t kHeaderSize = 64;
+inline constexpr std::uint32_t kPackedHeaderSize = 128;
 inline constexpr std::uint32_t kTableEntrySize = 24;
 inline constexpr std::uint32_t kDefaultBlockEntries = 1u << 20;
 
@@ -38,8 +48,15 @@ struct Header {
   std::uint64_t entries = 0;
   std::uint32_t block_entries = kDefaultBlockEntries;
   std::uint32_t blocks = 0;
-  std::uint64_t table_offset = kHeaderSize;
+  std::uint64_t table_offset = kHeaderSize;  // = header size
   std::uint64_t file_size = 0;
+  // Version 2: the packed image's bytes and shape.
+  std::uint64_t image_bytes = 0;
+  PackedLevel::Shape packed;
+  // Bits a board once loaded as the file holds it: 8 (version 1) or the packed image's.
+  double bits_per_board() const {
+    return version == kVersion || entries == 0 ? 8.0 : 8.0 * double(image_bytes) / double(entries);
+  }
 };
 
 // "level-024.kdb"
@@ -56,6 +73,10 @@ struct WriteStats {
 // removing the temporary file (write, fsync, close or rename failed).
 WriteStats write_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k, const LevelArray& level,
                        int threads = 0, int compression = 3);
+
+// The same for a packed level: a version-2 file holding its image.
+WriteStats write_packed_level(const std::filesystem::path& dir, int pits, const Rules& rules, const PackedLevel& level,
+                              int threads = 0, int compression = 3);
 
 // Write `parts`, one after the other, to `file` atomically: to file + ".tmp", fsync, rename
 // over `file`, fsync of the directory. On any failure (create, write, fsync, close, rename) the
@@ -77,7 +98,13 @@ void check_level_header(const std::filesystem::path& file, const Header& h, int 
 // Throws DatabaseError naming the file and the problem. *header and *header_crc, when given,
 // receive the header read and the CRC-32C of its bytes 0..59 (as read_header gives them), from
 // the same bytes as the entries.
+// A version-2 file is unpacked (one byte a board).
 LevelArray read_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k, int threads = 0,
                       Header* header = nullptr, std::uint32_t* header_crc = nullptr);
+
+// The same as a packed level: a version-2 file as it is (its image checked for consistency), a
+// version-1 file packed (PackedLevel::pack, width 0).
+PackedLevel read_packed_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k, int threads = 0,
+                              Header* header = nullptr, std::uint32_t* header_crc = nullptr);
 
 }  // namespace kalah::dbfile

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -232,6 +233,88 @@ PackedLevel PackedLevel::pack(const BoardIndexer& ix, int k, const LevelArray& v
     }
   }
   return p;
+}
+
+LevelArray PackedLevel::unpack(const BoardIndexer& ix, int threads) const {
+  if (threads <= 0) threads = omp_get_max_threads();
+  LevelArray out(size_);
+  constexpr std::uint64_t kChunk = std::uint64_t(1) << 16;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (std::uint64_t first = 0; first < size_; first += kChunk) {
+    const std::uint64_t end = std::min(size_, first + kChunk);
+    Board b = ix.board(k_, first);
+    for (std::uint64_t idx = first; idx < end; ++idx) {
+      out[idx] = static_cast<std::int8_t>(value(idx, base::to_bits(b)));
+      if (idx + 1 < end) ix.next(b);
+    }
+  }
+  return out;
+}
+
+std::vector<std::span<const unsigned char>> PackedLevel::image() const {
+  static_assert(std::endian::native == std::endian::little, "the packed image is little-endian");
+  auto bytes = [](const auto* p, std::size_t n) {
+    return std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(p), n);
+  };
+  return {bytes(weights_.data(), weights_.size() * sizeof(std::int16_t)),
+          bytes(group_first_.data(), group_first_.size() * sizeof(std::uint64_t)),
+          bytes(lines_mem_.data(), lines_ * kLineBytes), bytes(exceptions_.data(), exceptions_.size())};
+}
+
+std::vector<std::span<unsigned char>> PackedLevel::image_for_filling() {
+  std::vector<std::span<unsigned char>> out;
+  for (const std::span<const unsigned char> part : image())
+    out.emplace_back(const_cast<unsigned char*>(part.data()), part.size());
+  return out;
+}
+
+PackedLevel PackedLevel::with_shape(const BoardIndexer& ix, int k, const Shape& shape) {
+  if (k < 0 || k > ix.max_seeds() || k > 127) throw std::invalid_argument("packed level out of the indexer's range");
+  if (shape.width < 2 || shape.width > 4)
+    throw std::invalid_argument("packed width " + std::to_string(shape.width) + " (2, 3 or 4 expected)");
+  PackedLevel p;
+  p.pits_ = ix.pits();
+  p.k_ = k;
+  p.size_ = ix.count(k);
+  p.set_width(shape.width);
+  p.lines_ = (p.size_ + p.slots_ - 1) / p.slots_;
+  const std::uint64_t groups = (p.lines_ + kGroupLines - 1) / kGroupLines;
+  const std::uint64_t weights = static_cast<std::uint64_t>(p.pits_) * (k + 1);
+  if (shape.lines != p.lines_ || shape.groups != groups || shape.weights != weights || shape.exceptions > p.size_)
+    throw std::invalid_argument("packed shape (" + std::to_string(shape.lines) + " lines, " +
+                                std::to_string(shape.groups) + " groups, " + std::to_string(shape.weights) +
+                                " weights, " + std::to_string(shape.exceptions) + " exceptions) is not level " +
+                                std::to_string(k) + "'s at " + std::to_string(shape.width) + " bits");
+  p.lines_mem_ = LevelArray(p.lines_ * kLineBytes);
+  std::memset(p.lines_mem_.data(), 0, p.lines_ * kLineBytes);
+  p.group_first_.assign(groups, 0);
+  p.exceptions_.assign(shape.exceptions, 0);
+  p.weights_.assign(weights, 0);
+  return p;
+}
+
+void PackedLevel::check_image() const {
+  for (std::int16_t w : weights_)
+    if (w < -4096 || w > 4096) throw std::invalid_argument("packed weight " + std::to_string(w) + " out of range");
+  for (std::uint8_t u : exceptions_)
+    if (u > k_) throw std::invalid_argument("packed exception " + std::to_string(u) + " out of range");
+  const std::uint64_t groups = group_first_.size();
+  for (std::uint64_t g = 0; g < groups; ++g) {
+    std::uint64_t in_group = 0;
+    const std::uint64_t line_end = std::min(lines_, (g + 1) * kGroupLines);
+    for (std::uint64_t line = g * kGroupLines; line < line_end; ++line) {
+      const std::uint64_t* words = line_data(line);
+      if (((words[0] >> 8) & 0xffff) != in_group)
+        throw std::invalid_argument("packed line " + std::to_string(line) + ": wrong first exception");
+      const int n = static_cast<int>(std::min<std::uint64_t>(slots_, size_ - line * slots_));
+      for (int s = 0; s < n; ++s)
+        if (((words[fields_[s].word] >> fields_[s].shift) & escape_) == escape_) ++in_group;
+    }
+    const std::uint64_t next = g + 1 < groups ? group_first_[g + 1] : exceptions_.size();
+    if (group_first_[g] > next || next - group_first_[g] != in_group)
+      throw std::invalid_argument("packed group " + std::to_string(g) + ": exception offsets do not add up");
+  }
+  if (groups && group_first_[0] != 0) throw std::invalid_argument("packed group 0 does not start at exception 0");
 }
 
 }  // namespace kalah

@@ -28,6 +28,7 @@
 #include <cassert>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include "solver/base/board_bits.hpp"
@@ -95,8 +96,32 @@ class PackedLevel {
   // The same for a Board.
   int value(std::uint64_t index, const Board& b) const { return value(index, base::to_bits(b)); }
 
+  // Every entry, one byte a board (the level pack() was given).
+  LevelArray unpack(const BoardIndexer& indexer, int threads = 0) const;
+
+  // The image's sizes, which a file records (solver/db/format.hpp, version 2).
+  struct Shape {
+    int width = 0;
+    std::uint64_t lines = 0, groups = 0, exceptions = 0, weights = 0;
+    bool operator==(const Shape&) const = default;
+  };
+  Shape shape() const { return {width_, lines_, group_first_.size(), exceptions_.size(), weights_.size()}; }
+  // The image as four byte ranges, in file order: weights (16-bit), group offsets (64-bit),
+  // lines, exceptions; little-endian words (the only byte order this program builds for).
+  std::vector<std::span<const unsigned char>> image() const;
+  // A level of level k's size and the given shape whose image is zeros, for a reader to fill
+  // through image_for_filling() and then check with check_image(). Throws std::invalid_argument
+  // when the shape cannot be level k's (width, line and group counts, weights).
+  static PackedLevel with_shape(const BoardIndexer& indexer, int k, const Shape& shape);
+  std::vector<std::span<unsigned char>> image_for_filling();
+  // Throws std::invalid_argument unless the image is consistent: every line's first exception
+  // follows from the escapes of the lines before it in its group, the groups' offsets add up to
+  // the exception count, and every exception and weight is in range. (Checksums guard the
+  // rest; this keeps a probe inside the arrays whatever the bytes.)
+  void check_image() const;
+
   // The stored image (for files and tests): the lines, the group offsets, the exceptions, the
-  // weights [pit][seeds], and the bases and exception counts as the constructor below takes them.
+  // weights [pit][seeds].
   const std::uint64_t* line_words() const { return reinterpret_cast<const std::uint64_t*>(lines_mem_.data()); }
   const std::vector<std::uint64_t>& group_first() const { return group_first_; }
   const std::vector<std::uint8_t>& exception_values() const { return exceptions_; }

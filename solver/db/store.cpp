@@ -22,9 +22,12 @@ namespace kalah {
 
 namespace fs = std::filesystem;
 
-std::uint64_t db_memory_needed(int pits, int max_seeds) {
+std::uint64_t db_memory_needed(int pits, int max_seeds, std::uint32_t format) {
   const BoardIndexer ix(pits, max_seeds);
-  return ix.count_upto(max_seeds) + ix.count(max_seeds) / 2 + (std::uint64_t(64) << 20);
+  const std::uint64_t margin = std::uint64_t(64) << 20;
+  if (format != dbfile::kPackedVersion) return ix.count_upto(max_seeds) + ix.count(max_seeds) / 2 + margin;
+  const std::uint64_t top_packed = packed_bytes_estimate(ix, max_seeds) - packed_bytes_estimate(ix, max_seeds - 1);
+  return packed_bytes_estimate(ix, max_seeds - 1) + 2 * ix.count(max_seeds) + 2 * top_packed + margin;
 }
 
 namespace {
@@ -152,7 +155,9 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
   check_database_rules(o.rules);
   if (o.max_seeds < 0 || o.max_seeds > 127) throw std::invalid_argument("--max-seeds must be 0..127");
   const BoardIndexer ix(o.pits, o.max_seeds);
-  const std::uint64_t need = db_memory_needed(o.pits, o.max_seeds);
+  if (o.format != dbfile::kVersion && o.format != dbfile::kPackedVersion)
+    throw std::invalid_argument("level file format must be 1 (one byte a board) or 2 (packed)");
+  const std::uint64_t need = db_memory_needed(o.pits, o.max_seeds, o.format);
   if (o.memory_limit && need > o.memory_limit)
     throw std::invalid_argument("a database of " + std::to_string(o.max_seeds) + " seeds on " + std::to_string(o.pits) +
                                 " pits needs " + byte_text(need) + " of memory, over the limit of " +
@@ -186,10 +191,19 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
 
   DbBuildSummary sum;
   DbManifest manifest;
-  manifest.format_version = dbfile::kVersion;
+  manifest.format_version = o.format;
   manifest.pits = o.pits;
   manifest.rules = o.rules;
-  std::vector<LevelArray> levels;
+  const bool packed = o.format == dbfile::kPackedVersion;
+  // The complete levels, one byte a board (format 1) or packed (format 2), and views of them
+  // (reserved: the views point into the vectors).
+  std::vector<LevelArray> byte_levels;
+  std::vector<PackedLevel> packed_levels;
+  std::vector<LevelView> views;
+  byte_levels.reserve(o.max_seeds + 1);
+  packed_levels.reserve(o.max_seeds + 1);
+  auto keep_bytes = [&](LevelArray level) { views.emplace_back(byte_levels.emplace_back(std::move(level))); };
+  auto keep_packed = [&](PackedLevel level) { views.emplace_back(packed_levels.emplace_back(std::move(level))); };
   std::uint64_t prev_bytes = 0;  // file size of level k - 1
   for (int k = 0; k <= o.max_seeds; ++k) {
     if (o.cancel && o.cancel->load(std::memory_order_relaxed)) throw BuildInterrupted(k);
@@ -211,15 +225,30 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
                             "); use another --out directory");
       if (header_ok) {
         try {
-          levels.push_back(dbfile::read_level(dir, o.pits, o.rules, k, o.threads));
+          if (packed)
+            keep_packed(dbfile::read_packed_level(dir, o.pits, o.rules, k, o.threads));
+          else
+            keep_bytes(dbfile::read_level(dir, o.pits, o.rules, k, o.threads));
+          if (h.version != o.format) {
+            // Values are the same in either format: convert the file instead of recomputing it.
+            const dbfile::WriteStats ws =
+                packed
+                    ? dbfile::write_packed_level(dir, o.pits, o.rules, packed_levels.back(), o.threads, o.compression)
+                    : dbfile::write_level(dir, o.pits, o.rules, k, byte_levels.back(), o.threads, o.compression);
+            header_crc = ws.header_crc;
+            note("level " + std::to_string(k) + ": converted " + file.filename().string() + " from format " +
+                 std::to_string(h.version) + " to " + std::to_string(o.format) + " (checksums verified)");
+          } else {
+            note("level " + std::to_string(k) + ": reusing " + file.filename().string() + " (checksums verified)");
+          }
           prev_bytes = fs::file_size(file);
           sum.bytes_on_disk += prev_bytes;
           manifest.levels.push_back({k, prev_bytes, header_crc});
           ++sum.levels_reused;
-          note("level " + std::to_string(k) + ": reusing " + file.filename().string() + " (checksums verified)");
           if (events.level_reused) events.level_reused(k);
           continue;
         } catch (const DatabaseError& e) {
+          if (static_cast<int>(views.size()) > k) throw;  // the level was read: writing it failed
           note(std::string(e.what()) + "; rebuilding level " + std::to_string(k));
         }
       }
@@ -233,9 +262,18 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
                           "), the filesystem has " + std::to_string(available) + " bytes (" + byte_text(available) +
                           ") free; free some space and run the build again (it resumes)");
     const auto t1 = std::chrono::steady_clock::now();
-    levels.emplace_back(ix.count(k));
-    build_level(ix, o.rules, k, levels, o.threads, events.progress, o.cancel);
-    const dbfile::WriteStats ws = dbfile::write_level(dir, o.pits, o.rules, k, levels[k], o.threads, o.compression);
+    LevelArray level(ix.count(k));
+    build_level(ix, o.rules, k, views, level, o.threads, events.progress, o.cancel);
+    dbfile::WriteStats ws;
+    if (packed) {
+      PackedLevel p = PackedLevel::pack(ix, k, level, 0, o.threads);
+      level = LevelArray();
+      ws = dbfile::write_packed_level(dir, o.pits, o.rules, p, o.threads, o.compression);
+      keep_packed(std::move(p));
+    } else {
+      ws = dbfile::write_level(dir, o.pits, o.rules, k, level, o.threads, o.compression);
+      keep_bytes(std::move(level));
+    }
     sum.bytes_on_disk += ws.bytes;
     prev_bytes = ws.bytes;
     manifest.levels.push_back({k, ws.bytes, ws.header_crc});
@@ -355,6 +393,13 @@ std::uint64_t DbScan::bytes() const {
   return total;
 }
 
+std::uint64_t DbScan::memory_bytes() const {
+  std::uint64_t total = 0;
+  for (const DbLevelInfo& l : levels)
+    total += l.header.version == dbfile::kPackedVersion ? l.header.image_bytes : l.header.entries;
+  return total;
+}
+
 std::uint64_t DbScan::positions() const {
   return BoardIndexer(levels.front().header.pits, max_seeds()).count_upto(max_seeds());
 }
@@ -376,11 +421,20 @@ DbVerifySummary verify_database(const fs::path& dir, int threads, const std::fun
   sum.max_seeds = scan.levels.back().level;
   if (started) started(scan);
   const BoardIndexer ix(sum.pits, sum.max_seeds);
-  std::vector<LevelArray> arrays;
+  // Each level as its file holds it (version 2 stays packed); the views point into the vectors.
+  std::vector<LevelArray> byte_levels;
+  std::vector<PackedLevel> packed_levels;
+  std::vector<LevelView> views;
+  byte_levels.reserve(sum.max_seeds + 1);
+  packed_levels.reserve(sum.max_seeds + 1);
   for (int k = 0; k <= sum.max_seeds; ++k) {
-    arrays.push_back(dbfile::read_level(dir, sum.pits, sum.rules, k, threads));  // every checksum
+    // Every checksum, and for a packed level the image's consistency.
+    if (scan.levels[k].header.version == dbfile::kPackedVersion)
+      views.emplace_back(packed_levels.emplace_back(dbfile::read_packed_level(dir, sum.pits, sum.rules, k, threads)));
+    else
+      views.emplace_back(byte_levels.emplace_back(dbfile::read_level(dir, sum.pits, sum.rules, k, threads)));
     std::uint64_t first_bad = 0;
-    const std::uint64_t bad = verify_level(ix, sum.rules, k, arrays, threads, &first_bad);
+    const std::uint64_t bad = verify_level(ix, sum.rules, k, views, threads, &first_bad);
     if (bad)
       throw DatabaseError(scan.levels[k].file.string() + ": " + std::to_string(bad) +
                           " entries differ from the values re-derived from their successors (first at index " +

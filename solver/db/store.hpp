@@ -41,6 +41,10 @@ struct DbBuildOptions {
   int threads = 0;                 // <= 0: all cores (OpenMP default)
   std::uint64_t memory_limit = 0;  // bytes; 0: no limit
   int compression = 3;             // zstd level
+  // Level file format: dbfile::kVersion (one byte a board; the build holds every level so) or
+  // dbfile::kPackedVersion (packed: the build holds the levels below the one it computes packed,
+  // and writes each level packed). A level file of the other format is converted, not rebuilt.
+  std::uint32_t format = dbfile::kVersion;
   // Free space of the directory's filesystem, asked before each level is computed (tests
   // inject their own).
   std::function<std::uint64_t(const std::filesystem::path&)> free_bytes = filesystem_free_bytes;
@@ -65,9 +69,12 @@ struct DbBuildSummary {
   double seconds = 0;  // whole command, including reuse checks and writing
 };
 
-// Bytes of RAM a build (or a full load) to max_seeds needs: every level held at once (one
-// byte per board) plus the compressed copy of the largest level while it is written.
-std::uint64_t db_memory_needed(int pits, int max_seeds);
+// Bytes of RAM a build to max_seeds needs. Format 1: every level held at once (one byte a
+// board) plus the compressed copy of the largest level while it is written. Format 2: levels
+// below the top packed (4.2 bits a board, packed_bytes_estimate), the top one at one byte while
+// it is computed, plus its packing's working memory (a byte a board), the packed level and its
+// compressed copy.
+std::uint64_t db_memory_needed(int pits, int max_seeds, std::uint32_t format = dbfile::kVersion);
 
 // Build (or resume) the database in `dir` (created if missing). Throws std::invalid_argument
 // for what the build cannot serve (early end, a size out of range, a memory need over the
@@ -96,6 +103,10 @@ struct DbScan {
   int max_seeds() const { return levels.back().level; }
   std::uint64_t bytes() const;      // all level files in use
   std::uint64_t positions() const;  // boards in levels 0..max_seeds()
+  // Bytes levels 0..max_seeds() take in memory loaded as their files hold them (format 1: a
+  // byte a board; format 2: the packed image), and bits a board.
+  std::uint64_t memory_bytes() const;
+  double bits_per_board() const { return 8.0 * double(memory_bytes()) / double(positions()); }
   // A build stopped part way (crash, full disk, Ctrl-C): fewer levels than it set out to make.
   bool incomplete() const { return has_manifest && target_max_seeds > max_seeds(); }
   std::vector<int> unused_levels;  // level files above the manifest's top (not used)

@@ -1,0 +1,42 @@
+// solver/db/level_view.hpp — a read-only view of one complete database level, whichever way it
+// is held in memory: one byte a board (LevelArray, solver/db/level.hpp) or packed (PackedLevel,
+// solver/db/packed_level.hpp). The builder reads lower levels through it, and the database
+// serves probes through it, so neither depends on the layout.
+//
+// A view does not own its level: the level must outlive it.
+#pragma once
+
+#include <cassert>
+#include <cstdint>
+
+#include "solver/base/board_bits.hpp"
+#include "solver/db/level.hpp"
+#include "solver/db/packed_level.hpp"
+
+namespace kalah {
+
+class LevelView {
+ public:
+  LevelView() = default;
+  explicit LevelView(const LevelArray& bytes) : bytes_(bytes.data()), size_(bytes.size()) {}
+  explicit LevelView(const PackedLevel& packed) : packed_(&packed), size_(packed.size()) {}
+
+  std::uint64_t size() const { return size_; }
+  bool packed() const { return packed_ != nullptr; }
+
+  // Remainder value of the board `bits` (cells as bytes) at `index` in this level.
+  int value(std::uint64_t index, base::u128 bits) const {
+    assert(index < size_);
+    if (bytes_) return bytes_[index];
+    return packed_->value(index, bits);
+  }
+  // The memory a value() of `index` reads first, for a prefetch.
+  const void* address(std::uint64_t index) const { return bytes_ ? bytes_ + index : packed_->address(index); }
+
+ private:
+  const std::int8_t* bytes_ = nullptr;
+  const PackedLevel* packed_ = nullptr;
+  std::uint64_t size_ = 0;
+};
+
+}  // namespace kalah

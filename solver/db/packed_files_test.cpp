@@ -1,0 +1,174 @@
+// Format-2 (packed) database files: a packed build holds the values of a one-byte build (m =
+// 2..6, every rule set), loads packed or unpacked, verifies, converts to and from format 1
+// byte for byte, resumes, and damage is detected and named like version 1's.
+#include "testing/catch.hpp"
+
+#include "solver/db/database.hpp"
+#include "solver/db/format.hpp"
+#include "solver/db/manifest.hpp"
+#include "solver/db/store.hpp"
+#include "testing/rule_sets.hpp"
+#include "testing/scratch_dir.hpp"
+
+namespace kalah {
+// Tampering with a packed image (a consistent checksum over inconsistent content).
+struct PackedLevelAccess {
+  static std::uint64_t* lines(PackedLevel& p) { return reinterpret_cast<std::uint64_t*>(p.lines_mem_.data()); }
+};
+}  // namespace kalah
+
+using namespace kalah;
+using kalah::test::ScratchDir;
+
+namespace {
+
+DbBuildSummary build(const std::filesystem::path& dir, int m, int s, const Rules& r, std::uint32_t format) {
+  DbBuildOptions o;
+  o.pits = m;
+  o.max_seeds = s;
+  o.rules = r;
+  o.threads = 2;
+  o.format = format;
+  return build_database(dir, o);
+}
+
+// Boards of levels 0..S whose value differs between the two databases (probed through
+// value_at, whatever the layouts).
+std::uint64_t differences(const EndgameDatabase& a, const EndgameDatabase& b) {
+  std::uint64_t bad = 0;
+  const BoardIndexer& ix = a.indexer();
+  for (int k = 0; k <= a.max_seeds(); ++k) {
+    Board board = ix.board(k, 0);
+    for (std::uint64_t i = 0; i < ix.count(k); ++i) {
+      const base::u128 bits = base::to_bits(board);
+      if (a.value_at(k, i, bits) != b.value_at(k, i, bits)) ++bad;
+      if (i + 1 < ix.count(k)) ix.next(board);
+    }
+  }
+  return bad;
+}
+
+std::string load_error(const std::filesystem::path& dir, int m, const Rules& r, int pack_width) {
+  try {
+    (void)EndgameDatabase::load(dir, m, r, -1, 0, false, {}, pack_width);
+  } catch (const DatabaseError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool same_files(const std::filesystem::path& a, const std::filesystem::path& b, int s) {
+  for (int k = 0; k <= s; ++k)
+    if (test::read_bytes(dbfile::level_path(a, k)) != test::read_bytes(dbfile::level_path(b, k))) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("packed files: a format-2 build holds the values of a format-1 build, m = 2..6, every rule set",
+          "[db][files][packed]") {
+  const int max_seeds[] = {0, 0, 14, 11, 9, 8, 8};
+  for (const Rules& rules : test::all_value_rules()) {
+    for (int m = 2; m <= 6; ++m) {
+      CAPTURE(rules.describe(), m);
+      ScratchDir bytes_dir("p1"), packed_dir("p2");
+      build(bytes_dir.path, m, max_seeds[m], rules, dbfile::kVersion);
+      build(packed_dir.path, m, max_seeds[m], rules, dbfile::kPackedVersion);
+      for (const DbLevelInfo& l : scan_database(packed_dir.path)) {
+        CHECK(l.header.version == dbfile::kPackedVersion);
+        if (l.header.entries >= 4096) CHECK(l.header.bits_per_board() < 5);  // small levels are mostly weights
+      }
+      const EndgameDatabase reference = EndgameDatabase::load(bytes_dir.path, m, rules, -1, 0, false);
+      const EndgameDatabase filed = EndgameDatabase::load(packed_dir.path, m, rules, -1, 0, false, {}, 0, 2);
+      const EndgameDatabase unpacked = EndgameDatabase::load(packed_dir.path, m, rules, -1, 0, false);
+      REQUIRE(filed.packed());
+      REQUIRE_FALSE(unpacked.packed());
+      CHECK(differences(reference, filed) == 0);
+      CHECK(differences(reference, unpacked) == 0);
+      CHECK(verify_database(packed_dir.path, 2).positions == reference.entries());
+    }
+  }
+}
+
+TEST_CASE("packed files: converting between formats gives the files a direct build gives", "[db][files][packed]") {
+  const Rules rules;
+  ScratchDir one("c1"), two("c2"), converted("cc");
+  build(one.path, 4, 11, rules, dbfile::kVersion);
+  build(two.path, 4, 11, rules, dbfile::kPackedVersion);
+  build(converted.path, 4, 11, rules, dbfile::kVersion);
+  DbBuildSummary s = build(converted.path, 4, 11, rules, dbfile::kPackedVersion);
+  CHECK(s.levels_built == 0);
+  CHECK(s.levels_reused == 12);
+  CHECK(same_files(converted.path, two.path, 11));
+  CHECK(read_manifest(converted.path)->format_version == dbfile::kPackedVersion);
+  s = build(converted.path, 4, 11, rules, dbfile::kVersion);
+  CHECK(s.levels_built == 0);
+  CHECK(same_files(converted.path, one.path, 11));
+  CHECK(read_manifest(converted.path)->format_version == dbfile::kVersion);
+
+  // A packed build extended from 8 to 11 seeds reuses 0..8 and equals the direct build.
+  ScratchDir grown("cg");
+  build(grown.path, 4, 8, rules, dbfile::kPackedVersion);
+  s = build(grown.path, 4, 11, rules, dbfile::kPackedVersion);
+  CHECK(s.levels_reused == 9);
+  CHECK(s.levels_built == 3);
+  CHECK(same_files(grown.path, two.path, 11));
+}
+
+TEST_CASE("packed files: damage is detected and named", "[db][files][packed]") {
+  Rules rules;
+  rules.capture = Capture::Empty;
+  ScratchDir dir("pdamage");
+  build(dir.path, 3, 14, rules, dbfile::kPackedVersion);
+  const auto f = dbfile::level_path(dir.path, 14);
+  const auto original = test::read_bytes(f);
+  REQUIRE(original.size() > 400);
+  auto restore = [&] { test::write_bytes(f, original); };
+  for (int width : {-1, 0}) {  // loaded unpacked and packed
+    CAPTURE(width);
+    auto b = original;
+    b.resize(b.size() - 7);
+    test::write_bytes(f, b);
+    std::string e = load_error(dir.path, 3, rules, width);
+    CHECK(e.find("level-014.kdb") != std::string::npos);
+    CHECK(e.find("truncated") != std::string::npos);
+    b.resize(100);  // inside the packed header
+    test::write_bytes(f, b);
+    CHECK(load_error(dir.path, 3, rules, width).find("truncated") != std::string::npos);
+    restore();
+
+    test::flip_byte(f, original.size() - 5);  // a block
+    e = load_error(dir.path, 3, rules, width);
+    CHECK(e.find("level-014.kdb") != std::string::npos);
+    CHECK(e.find("corrupt") != std::string::npos);
+    restore();
+
+    test::flip_byte(f, dbfile::kHeaderSize + 17);
+    CHECK(load_error(dir.path, 3, rules, width).find("packed header checksum") != std::string::npos);
+    restore();
+
+    test::flip_byte(f, dbfile::kPackedHeaderSize + 9);
+    CHECK(load_error(dir.path, 3, rules, width).find("block table checksum") != std::string::npos);
+    restore();
+
+    test::flip_byte(f, 25);
+    CHECK(load_error(dir.path, 3, rules, width).find("header checksum") != std::string::npos);
+    restore();
+    CHECK(load_error(dir.path, 3, rules, width) == "");
+  }
+
+  {  // an image whose checksums hold but whose exception offsets do not add up
+    const BoardIndexer ix(3, 14);
+    PackedLevel p = dbfile::read_packed_level(dir.path, 3, rules, 14);
+    REQUIRE(p.lines() > 1);
+    PackedLevelAccess::lines(p)[1 * PackedLevel::kLineWords] ^= std::uint64_t(1) << 8;  // line 1's first exception
+    ScratchDir other("pimage");
+    dbfile::write_packed_level(other.path, 3, rules, p);
+    try {
+      (void)dbfile::read_packed_level(other.path, 3, rules, 14);
+      FAIL("an inconsistent image was read");
+    } catch (const DatabaseError& e) {
+      CHECK(std::string(e.what()).find("level-014.kdb: corrupt packed image") != std::string::npos);
+    }
+  }
+}
