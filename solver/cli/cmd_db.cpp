@@ -4,6 +4,7 @@
 //   probe   DIR --position POS [--json] [rule options: checked against the database's]
 //   verify  DIR [--threads T]
 //   stats   --db DIR [--levels A..B] [--json] [--threads T] [--compression L] [--no-zstd] [--no-db-cache]
+//   probe-rate DIR [--layout filed|bytes|packed] [--db-seeds S] [--boards N] [--probes N] [--json]
 // Progress goes to stderr (a bar on a terminal, plain lines otherwise); results to stdout.
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "solver/analysis/analysis.hpp"
 #include "solver/api/db_stats.hpp"
 #include "solver/api/probe.hpp"
+#include "solver/api/probe_rate.hpp"
 #include "solver/api/report_json.hpp"
 #include "solver/api/session.hpp"
 #include "solver/cli/commands.hpp"
@@ -438,10 +440,82 @@ int run_stats(const Args& args) {
   return 0;
 }
 
+int run_probe_rate(const Args& args) {
+  po::options_description options("db probe-rate options");
+  // clang-format off
+  options.add_options()
+      ("dir", po::value<std::string>()->required(), "database directory")
+      ("layout", po::value<std::string>()->default_value("filed"), "levels in memory: filed (as the files hold them), bytes (one byte a board) or packed")
+      ("db-seeds", po::value<int>(), "load levels 0..S only (default: all)")
+      ("boards", po::value<std::uint64_t>()->default_value(std::uint64_t(1) << 20), "distinct random boards")
+      ("probes", po::value<std::uint64_t>()->default_value(std::uint64_t(1) << 24), "reads timed each way")
+      ("batch", po::value<int>()->default_value(8), "reads prefetched together in the batched way (1..64)")
+      ("seed", po::value<std::uint64_t>()->default_value(1), "random seed of the boards")
+      ("json", "print one JSON object instead of text")
+      ("no-db-cache", "read the level files only: neither map nor write raw cache files (level-KKK.raw)");
+  // clang-format on
+  po::variables_map vm;
+  const auto pos = dir_positional();
+  if (!parse_command("db probe-rate",
+                     "DIR [--layout filed|bytes|packed] [--db-seeds S] [--boards N] [--probes N] [--json]", options,
+                     args, vm, &pos))
+    return 0;
+  const std::string layout = vm["layout"].as<std::string>();
+  if (layout != "filed" && layout != "bytes" && layout != "packed")
+    throw UsageError("--layout must be filed, bytes or packed, not " + kalah::quoted(layout));
+  api::ProbeRateOptions o;
+  o.boards = vm["boards"].as<std::uint64_t>();
+  o.probes = vm["probes"].as<std::uint64_t>();
+  o.batch = vm["batch"].as<int>();
+  o.seed = vm["seed"].as<std::uint64_t>();
+  if (o.boards < 1 || o.boards > (std::uint64_t(1) << 30)) throw UsageError("--boards must be 1..2^30");
+  if (o.probes < 1) throw UsageError("--probes must be positive");
+  if (o.batch < 1 || o.batch > 64) throw UsageError("--batch must be 1..64");
+  const std::string dir = vm["dir"].as<std::string>();
+  const DbScan scan = inspect_database(dir);
+  const dbfile::Header& h0 = scan.levels.front().header;
+  const int seeds = vm.count("db-seeds") ? vm["db-seeds"].as<int>() : scan.max_seeds();
+  if (seeds < 0 || seeds > scan.max_seeds())
+    throw UsageError("--db-seeds must be 0.." + std::to_string(scan.max_seeds()) + " for this database");
+  const bool packed = layout == "packed" || (layout == "filed" && h0.version == dbfile::kPackedVersion);
+  const auto t0 = std::chrono::steady_clock::now();
+  const EndgameDatabase db = EndgameDatabase::load(
+      dir, h0.pits, h0.rules, seeds, 0, !vm.count("no-db-cache"),
+      [](const std::string& line) { std::cerr << "note: " << line << "\n"; }, packed ? 0 : -1);
+  const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const api::ProbeRateReport r = api::measure_probe_rate(db, o);
+  if (vm.count("json")) {
+    api::Json j;
+    j["directory"] = dir;
+    j["max_seeds"] = seeds;
+    j["layout"] = r.packed ? "packed" : "bytes";
+    j["memory_bytes"] = r.memory_bytes;
+    j["bits_per_board"] = r.bits_per_board;
+    j["load_seconds"] = load_seconds;
+    j["boards"] = r.boards;
+    j["probes"] = r.probes;
+    j["batch"] = r.batch;
+    j["ns_single"] = r.ns_single;
+    j["ns_batched"] = r.ns_batched;
+    j["value_sum"] = r.value_sum;
+    std::cout << api::json_text(j) << "\n";
+    return 0;
+  }
+  std::cout << "database     " << dir << " (levels 0.." << seeds << ", " << (r.packed ? "packed" : "one byte a board")
+            << ", " << byte_text(r.memory_bytes) << ", " << fixed(r.bits_per_board, 2) << " bits a board; loaded in "
+            << fixed(load_seconds, 2) << " s)\n"
+            << "boards       " << group(r.boards) << " random boards of levels 0.." << seeds << " (value sum "
+            << r.value_sum << ")\n"
+            << "one by one   " << fixed(r.ns_single, 1) << " ns a read (" << group(r.probes) << " reads, 1 thread)\n"
+            << "batched      " << fixed(r.ns_batched, 1) << " ns a read (" << r.batch << " prefetched together)\n";
+  return 0;
+}
+
 }  // namespace
 
 int run_db(const Args& args) {
-  static const char* usage = "usage: kalah db <build|info|probe|verify|stats> ...   (kalah db <subcommand> --help)";
+  static const char* usage =
+      "usage: kalah db <build|info|probe|verify|stats|probe-rate> ...   (kalah db <subcommand> --help)";
   if (args.empty()) throw UsageError(usage);
   const std::string& sub = args[0];
   const Args rest(args.begin() + 1, args.end());
@@ -450,14 +524,16 @@ int run_db(const Args& args) {
   if (sub == "probe") return run_probe(rest);
   if (sub == "verify") return run_verify(rest);
   if (sub == "stats") return run_stats(rest);
+  if (sub == "probe-rate") return run_probe_rate(rest);
   if (sub == "--help" || sub == "-h") {
     std::cout << usage << "\n"
               << "  build   build (or resume) a database: --pits M --max-seeds S --out DIR [rules] [--threads T]\n"
-              << "          [--memory SIZE]\n"
+              << "          [--memory SIZE] [--format 1|2]\n"
               << "  info    what a database directory holds\n"
               << "  probe   exact value and best move of a position: DIR --position POS [--json]\n"
               << "  verify  re-derive every entry from its successors and check every checksum: DIR\n"
               << "  stats   per level: value entropies against cheap predictors, zstd sizes of packings: --db DIR\n"
+              << "  probe-rate  ns a random read in the levels as held in memory: DIR [--layout filed|bytes|packed]\n"
               << "          [--levels A..B] [--json]\n";
     return 0;
   }

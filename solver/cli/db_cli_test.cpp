@@ -246,3 +246,20 @@ TEST_CASE("db cli: a packed (format 2) build: info, solve packed or unpacked, pr
   CHECK(both.err.find("exclude each other") != std::string::npos);
   CHECK(run_kalah("solve -m 4 -n 3 --db-bytes").exit_code == 2);  // needs --db
 }
+
+TEST_CASE("db cli: probe-rate reads the same values in every layout", "[db][cli][packed]") {
+  ScratchDir dir("cli-rate");
+  const std::string d = dir.path.string();
+  REQUIRE(run_kalah("db build --pits 4 --max-seeds 10 --out " + d + " --threads 2 --format 2").exit_code == 0);
+  const std::string rate = "db probe-rate " + d + " --boards 5000 --probes 20000 --json --layout ";
+  const auto packed = nlohmann::json::parse(run_kalah(rate + "filed").out);
+  const auto bytes = nlohmann::json::parse(run_kalah(rate + "bytes").out);
+  CHECK(packed["layout"] == "packed");
+  CHECK(bytes["layout"] == "bytes");
+  CHECK(packed["value_sum"] == bytes["value_sum"]);
+  CHECK(packed["bits_per_board"].get<double>() < 5);
+  CHECK(packed["ns_single"].get<double>() > 0);
+  const auto bad = run_kalah("db probe-rate " + d + " --layout sideways");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("--layout must be filed, bytes or packed, not 'sideways'") != std::string::npos);
+}

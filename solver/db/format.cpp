@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <span>
 #include <system_error>
 #include <vector>
@@ -224,64 +225,74 @@ namespace {
 
 // Write header `h` (every field but the block layout and file size set) and the stream
 // `data`, cut into blocks of h.block_entries bytes and compressed on `threads` threads, to
-// level_path(dir, h.level) atomically.
+// level_path(dir, h.level) atomically. Blocks are compressed and written a batch at a time
+// (a few per thread), the header and block table last, in front: memory holds one batch of
+// compressed blocks, not the level's whole compressed copy.
 WriteStats write_stream(const fs::path& dir, Header h, const Segments<const unsigned char>& data, int threads,
                         int compression) {
   const std::uint64_t total = stream_bytes(h);
   assert(total == data.size());
   h.table_offset = header_size_of(h.version);
   h.blocks = static_cast<std::uint32_t>((total + h.block_entries - 1) / h.block_entries);
-  std::vector<std::vector<unsigned char>> stored(h.blocks);
-  std::vector<BlockEntry> table(h.blocks);
-  std::atomic<bool> failed{false};
   if (threads <= 0) threads = omp_get_max_threads();
-#pragma omp parallel num_threads(threads)
-  {
-    std::vector<unsigned char> gathered;
-#pragma omp for schedule(dynamic, 1)
-    for (std::int64_t i = 0; i < static_cast<std::int64_t>(h.blocks); ++i) {
-      const std::uint64_t first = static_cast<std::uint64_t>(i) * h.block_entries;
-      const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(h.block_entries, total - first));
-      const unsigned char* raw = data.contiguous(first, n);
-      if (!raw) {
-        gathered.resize(n);
-        data.each(first, n, [&](const unsigned char* p, std::uint64_t at, std::uint64_t len) {
-          std::memcpy(gathered.data() + at, p, len);
-        });
-        raw = gathered.data();
-      }
-      std::vector<unsigned char>& out = stored[i];
-      out.resize(ZSTD_compressBound(n));
-      const std::size_t got = ZSTD_compress(out.data(), out.size(), raw, n, compression);
-      if (ZSTD_isError(got)) {
-        failed = true;
-        continue;
-      }
-      out.resize(got);
-      table[i].stored = static_cast<std::uint32_t>(got);
-      table[i].raw_crc = crc32c(raw, n);
-      table[i].stored_crc = crc32c(out.data(), got);
-    }
-  }
   const fs::path file = level_path(dir, h.level);
-  if (failed) fail(file, "zstd compression failed");
   std::vector<unsigned char> tab(std::size_t(h.blocks) * kTableEntrySize, 0);
-  std::uint64_t offset = h.table_offset + tab.size();
-  for (std::uint32_t i = 0; i < h.blocks; ++i) {
-    table[i].offset = offset;
-    offset += table[i].stored;
-    const std::size_t at = std::size_t(i) * kTableEntrySize;
-    put_le<std::uint64_t>(tab.data() + at, table[i].offset);
-    put_le<std::uint32_t>(tab.data() + at + 8, table[i].stored);
-    put_le<std::uint32_t>(tab.data() + at + 12, table[i].raw_crc);
-    put_le<std::uint32_t>(tab.data() + at + 16, table[i].stored_crc);
-  }
-  h.file_size = offset;
-  const std::vector<unsigned char> head = encode_header(h, crc32c(tab.data(), tab.size()));
-
-  std::vector<std::span<const unsigned char>> parts{head, tab};
-  for (const auto& s : stored) parts.emplace_back(s);
-  write_file_atomically(file, parts);
+  std::vector<unsigned char> head;
+  write_file_atomically(file, [&](int fd, const fs::path& tmp) {
+    std::uint64_t offset = h.table_offset + tab.size();
+    if (::lseek(fd, static_cast<off_t>(offset), SEEK_SET) < 0)
+      fail(tmp, std::string("seek failed: ") + std::generic_category().message(errno));
+    const std::uint32_t batch = static_cast<std::uint32_t>(4 * threads);
+    std::vector<std::vector<unsigned char>> stored(batch);
+    std::vector<BlockEntry> entries(batch);
+    for (std::uint32_t first_block = 0; first_block < h.blocks; first_block += batch) {
+      const std::uint32_t n_blocks = std::min(batch, h.blocks - first_block);
+      std::atomic<bool> failed{false};
+#pragma omp parallel num_threads(threads)
+      {
+        std::vector<unsigned char> gathered;
+#pragma omp for schedule(dynamic, 1)
+        for (std::int64_t j = 0; j < static_cast<std::int64_t>(n_blocks); ++j) {
+          const std::uint64_t first = static_cast<std::uint64_t>(first_block + j) * h.block_entries;
+          const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(h.block_entries, total - first));
+          const unsigned char* raw = data.contiguous(first, n);
+          if (!raw) {
+            gathered.resize(n);
+            data.each(first, n, [&](const unsigned char* p, std::uint64_t at, std::uint64_t len) {
+              std::memcpy(gathered.data() + at, p, len);
+            });
+            raw = gathered.data();
+          }
+          std::vector<unsigned char>& out = stored[j];
+          out.resize(ZSTD_compressBound(n));
+          const std::size_t got = ZSTD_compress(out.data(), out.size(), raw, n, compression);
+          if (ZSTD_isError(got)) {
+            failed = true;
+            continue;
+          }
+          out.resize(got);
+          entries[j].stored = static_cast<std::uint32_t>(got);
+          entries[j].raw_crc = crc32c(raw, n);
+          entries[j].stored_crc = crc32c(out.data(), got);
+        }
+      }
+      if (failed) fail(file, "zstd compression failed");
+      for (std::uint32_t j = 0; j < n_blocks; ++j) {
+        write_all(fd, stored[j].data(), stored[j].size(), tmp);
+        const std::size_t at = std::size_t(first_block + j) * kTableEntrySize;
+        put_le<std::uint64_t>(tab.data() + at, offset);
+        put_le<std::uint32_t>(tab.data() + at + 8, entries[j].stored);
+        put_le<std::uint32_t>(tab.data() + at + 12, entries[j].raw_crc);
+        put_le<std::uint32_t>(tab.data() + at + 16, entries[j].stored_crc);
+        offset += stored[j].size();
+      }
+    }
+    h.file_size = offset;
+    head = encode_header(h, crc32c(tab.data(), tab.size()));
+    if (::lseek(fd, 0, SEEK_SET) < 0) fail(tmp, std::string("seek failed: ") + std::generic_category().message(errno));
+    write_all(fd, head.data(), head.size(), tmp);
+    write_all(fd, tab.data(), tab.size(), tmp);
+  });
   return WriteStats{h.file_size, crc32c(head.data(), 60)};
 }
 
@@ -315,6 +326,12 @@ WriteStats write_packed_level(const fs::path& dir, int pits, const Rules& rules,
 }
 
 void write_file_atomically(const fs::path& file, const std::vector<std::span<const unsigned char>>& parts) {
+  write_file_atomically(file, [&](int fd, const fs::path& tmp) {
+    for (const auto& part : parts) write_all(fd, part.data(), part.size(), tmp);
+  });
+}
+
+void write_file_atomically(const fs::path& file, const std::function<void(int fd, const fs::path& tmp)>& body) {
   fs::path tmp = file;
   tmp += ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -322,7 +339,7 @@ void write_file_atomically(const fs::path& file, const std::vector<std::span<con
   // Every failure from here on removes the temporary file: a full disk must not keep a
   // partial file (a retry would find even less space).
   try {
-    for (const auto& part : parts) write_all(fd, part.data(), part.size(), tmp);
+    body(fd, tmp);
   } catch (const DatabaseError& e) {
     ::close(fd);
     remove_and_throw(tmp, e.what());

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -82,6 +83,10 @@ WriteStats write_packed_level(const std::filesystem::path& dir, int pits, const 
 // over `file`, fsync of the directory. On any failure (create, write, fsync, close, rename) the
 // temporary file is removed and DatabaseError names the file and the problem.
 void write_file_atomically(const std::filesystem::path& file, const std::vector<std::span<const unsigned char>>& parts);
+// The same with `body` writing the temporary file's content through `fd` (it may seek; it
+// throws DatabaseError naming `tmp` on failure).
+void write_file_atomically(const std::filesystem::path& file,
+                           const std::function<void(int fd, const std::filesystem::path& tmp)>& body);
 
 // Read and check the header (and block table checksum) of a level file. Throws
 // DatabaseError naming the file and the problem. *header_crc, when given, receives the

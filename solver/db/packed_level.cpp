@@ -103,40 +103,68 @@ std::uint64_t PackedLevel::bytes() const {
          weights_.size() * sizeof(std::int16_t);
 }
 
-PackedLevel PackedLevel::pack(const BoardIndexer& ix, int k, const LevelArray& values, int width, int threads) {
+namespace {
+
+// Throws unless width is 0, 2, 3 or 4 and `values` holds level k's remainder values.
+void check_pack_arguments(const BoardIndexer& ix, int k, const LevelArray& values, int width, int threads) {
   if (width != 0 && (width < 2 || width > 4))
     throw std::invalid_argument("packed level width must be 2, 3 or 4 bits (or 0: the smallest), not " +
                                 std::to_string(width));
-  const std::uint64_t size = ix.count(k);
-  if (k < 0 || k > ix.max_seeds() || k > 127 || values.size() != size)
+  if (k < 0 || k > ix.max_seeds() || k > 127 || values.size() != ix.count(k))
     throw std::invalid_argument("PackedLevel::pack: level out of range or value array of the wrong size");
-  if (threads <= 0) threads = omp_get_max_threads();
+  const std::uint64_t size = values.size();
+  std::uint64_t first_bad = size;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(min : first_bad)
   for (std::uint64_t i = 0; i < size; ++i) {
     const int v = values[i];
-    if (v < -k || v > k || ((v + k) & 1))
-      throw std::invalid_argument("level " + std::to_string(k) + " entry " + std::to_string(i) + " holds " +
-                                  std::to_string(v) + ", not a remainder value of the level");
+    if ((v < -k || v > k || ((v + k) & 1)) && i < first_bad) first_bad = i;
   }
+  if (first_bad < size)
+    throw std::invalid_argument("level " + std::to_string(k) + " entry " + std::to_string(first_bad) + " holds " +
+                                std::to_string(values[first_bad]) + ", not a remainder value of the level");
+}
 
+}  // namespace
+
+PackedLevel PackedLevel::pack(const BoardIndexer& ix, int k, const LevelArray& values, int width, int threads) {
+  if (threads <= 0) threads = omp_get_max_threads();
+  check_pack_arguments(ix, k, values, width, threads);
+  LevelArray work(values.size());
+  std::memcpy(work.data(), values.data(), values.size());
+  return pack(ix, k, std::move(work), width, threads);
+}
+
+PackedLevel PackedLevel::pack(const BoardIndexer& ix, int k, LevelArray&& values, int width, int threads) {
+  if (values.mapped()) return pack(ix, k, static_cast<const LevelArray&>(values), width, threads);  // read-only
+  if (threads <= 0) threads = omp_get_max_threads();
+  check_pack_arguments(ix, k, values, width, threads);
+  const std::uint64_t size = ix.count(k);
   PackedLevel p;
   p.pits_ = ix.pits();
   p.k_ = k;
   p.size_ = size;
   p.weights_ = fit_weights(ix, k, values);
 
-  // Every board's residual u - q in [-k, k], once (the plans and the encoding read it).
-  LevelArray residual(size);
+  // Every board's residual u - q in [-k, k], in place of its value (the plans and the encoding
+  // read only it).
+  LevelArray& residual = values;
   constexpr std::uint64_t kChunk = std::uint64_t(1) << 16;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (std::uint64_t first = 0; first < size; first += kChunk) {
     const std::uint64_t end = std::min(size, first + kChunk);
     Board b = ix.board(k, first);
     for (std::uint64_t idx = first; idx < end; ++idx) {
-      residual[idx] = static_cast<std::int8_t>((values[idx] + k) / 2 - p.guess(base::to_bits(b)));
+      residual[idx] = static_cast<std::int8_t>((residual[idx] + k) / 2 - p.guess(base::to_bits(b)));
       if (idx + 1 < end) ix.next(b);
     }
   }
+  p.encode(residual, width, threads);
+  return p;
+}
 
+void PackedLevel::encode(const LevelArray& residual, int width, int threads) {
+  const int k = k_;
+  const std::uint64_t size = size_;
   // For one width: the base and escape count of every line (window of 2^w - 1 residuals
   // u - q holding the most boards of the line).
   struct Plan {
@@ -191,6 +219,7 @@ PackedLevel PackedLevel::pack(const BoardIndexer& ix, int k, const LevelArray& v
     if (chosen.width == 0 || plan.bytes < chosen.bytes) chosen = std::move(plan);
   }
 
+  PackedLevel& p = *this;
   p.set_width(chosen.width);
   p.lines_ = chosen.lines;
   const std::uint64_t groups = (p.lines_ + kGroupLines - 1) / kGroupLines;
@@ -226,13 +255,12 @@ PackedLevel PackedLevel::pack(const BoardIndexer& ix, int k, const LevelArray& v
           field = static_cast<std::uint64_t>(code);
         } else {
           field = p.escape_;
-          p.exceptions_[next_exception++] = static_cast<std::uint8_t>((values[idx] + k) / 2);
+          p.exceptions_[next_exception++] = residual[idx];
         }
         words[p.fields_[s].word] |= field << p.fields_[s].shift;
       }
     }
   }
-  return p;
 }
 
 LevelArray PackedLevel::unpack(const BoardIndexer& ix, int threads) const {
@@ -296,8 +324,8 @@ PackedLevel PackedLevel::with_shape(const BoardIndexer& ix, int k, const Shape& 
 void PackedLevel::check_image() const {
   for (std::int16_t w : weights_)
     if (w < -4096 || w > 4096) throw std::invalid_argument("packed weight " + std::to_string(w) + " out of range");
-  for (std::uint8_t u : exceptions_)
-    if (u > k_) throw std::invalid_argument("packed exception " + std::to_string(u) + " out of range");
+  for (std::int8_t r : exceptions_)
+    if (r < -k_ || r > k_) throw std::invalid_argument("packed exception " + std::to_string(r) + " out of range");
   const std::uint64_t groups = group_first_.size();
   for (std::uint64_t g = 0; g < groups; ++g) {
     std::uint64_t in_group = 0;

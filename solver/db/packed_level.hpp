@@ -16,7 +16,7 @@
 //     word 0, bits 24..63  the first fields, w bits each, from bit 24 up (40 / w of them)
 //     words 1..7           64 / w fields each, from bit 0 up (no field crosses a word)
 // Field `code` of a board: u = q + base + code when code < 2^w - 1. The escape code
-// 2^w - 1 sends the probe to the exceptions: one byte u per escaped board, in index order;
+// 2^w - 1 sends the probe to the exceptions: one signed byte u - q per escaped board, in index order;
 // the board's entry is exceptions[group_first[line / 256] + line's first exception + the
 // escapes before it in its line]. w = 2: 244 boards a line; w = 3: 160; w = 4: 122.
 // pack() picks the width and the bases that make the level smallest (bits_per_board()).
@@ -53,8 +53,12 @@ class PackedLevel {
 
   // Pack level k of `values` (the 1-byte entries of indexer.count(k) boards). width 0: the
   // smallest of 2, 3 and 4 bits; else that width. Throws std::invalid_argument for a width
-  // outside 0, 2..4 or an entry that is not a remainder value of level k.
+  // outside 0, 2..4 or an entry that is not a remainder value of level k. Packing works in a
+  // second array of a byte a board.
   static PackedLevel pack(const BoardIndexer& indexer, int k, const LevelArray& values, int width = 0, int threads = 0);
+  // The same without the second array: `values` becomes the working array (its content is
+  // lost, also when pack throws after checking the entries); a read-only mapped array is copied.
+  static PackedLevel pack(const BoardIndexer& indexer, int k, LevelArray&& values, int width = 0, int threads = 0);
 
   int level() const { return k_; }
   int pits() const { return pits_; }
@@ -87,10 +91,10 @@ class PackedLevel {
     const std::uint64_t* words = line_data(line);
     const Field f = fields_[slot];
     const int code = static_cast<int>((words[f.word] >> f.shift) & escape_);
-    const std::uint64_t header = words[0];
+    const int q = guess(bits);
     if (code != static_cast<int>(escape_)) [[likely]]
-      return 2 * (guess(bits) + static_cast<std::int8_t>(header & 0xff) + code) - k_;
-    return 2 * exception(line, slot, words) - k_;
+      return 2 * (q + static_cast<std::int8_t>(words[0] & 0xff) + code) - k_;
+    return 2 * (q + exception(line, slot, words)) - k_;
   }
 
   // The same for a Board.
@@ -124,7 +128,7 @@ class PackedLevel {
   // weights [pit][seeds].
   const std::uint64_t* line_words() const { return reinterpret_cast<const std::uint64_t*>(lines_mem_.data()); }
   const std::vector<std::uint64_t>& group_first() const { return group_first_; }
-  const std::vector<std::uint8_t>& exception_values() const { return exceptions_; }
+  const std::vector<std::int8_t>& exception_values() const { return exceptions_; }
   const std::vector<std::int16_t>& weights() const { return weights_; }
 
  private:
@@ -138,6 +142,8 @@ class PackedLevel {
   }
   const std::uint64_t* line_data(std::uint64_t line) const { return line_words() + line * kLineWords; }
   int exception(std::uint64_t line, int slot, const std::uint64_t* words) const;
+  // pack() once `residual` holds u - q of every board (q from this level's weights).
+  void encode(const LevelArray& residual, int width, int threads);
   void set_width(int width);
 
   int pits_ = 0, k_ = 0, width_ = 0, slots_ = 0;
@@ -147,7 +153,7 @@ class PackedLevel {
   std::vector<std::uint64_t> masks_;        // [word]: the first bit of every field in the word
   LevelArray lines_mem_;                    // lines_ x 64 bytes
   std::vector<std::uint64_t> group_first_;  // [line / 256]: exceptions before the group
-  std::vector<std::uint8_t> exceptions_;    // u of escaped boards, index order
+  std::vector<std::int8_t> exceptions_;     // u - q of escaped boards, index order
   std::vector<std::int16_t> weights_;       // [mover's pit][seeds 0..k]
 
   friend struct PackedLevelAccess;  // tests

@@ -27,7 +27,7 @@ std::uint64_t db_memory_needed(int pits, int max_seeds, std::uint32_t format) {
   const std::uint64_t margin = std::uint64_t(64) << 20;
   if (format != dbfile::kPackedVersion) return ix.count_upto(max_seeds) + ix.count(max_seeds) / 2 + margin;
   const std::uint64_t top_packed = packed_bytes_estimate(ix, max_seeds) - packed_bytes_estimate(ix, max_seeds - 1);
-  return packed_bytes_estimate(ix, max_seeds - 1) + 2 * ix.count(max_seeds) + 2 * top_packed + margin;
+  return packed_bytes_estimate(ix, max_seeds - 1) + ix.count(max_seeds) + top_packed + margin;
 }
 
 namespace {
@@ -266,7 +266,7 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
     build_level(ix, o.rules, k, views, level, o.threads, events.progress, o.cancel);
     dbfile::WriteStats ws;
     if (packed) {
-      PackedLevel p = PackedLevel::pack(ix, k, level, 0, o.threads);
+      PackedLevel p = PackedLevel::pack(ix, k, std::move(level), 0, o.threads);  // in place of the bytes
       level = LevelArray();
       ws = dbfile::write_packed_level(dir, o.pits, o.rules, p, o.threads, o.compression);
       keep_packed(std::move(p));

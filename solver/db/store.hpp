@@ -72,8 +72,8 @@ struct DbBuildSummary {
 // Bytes of RAM a build to max_seeds needs. Format 1: every level held at once (one byte a
 // board) plus the compressed copy of the largest level while it is written. Format 2: levels
 // below the top packed (4.2 bits a board, packed_bytes_estimate), the top one at one byte while
-// it is computed, plus its packing's working memory (a byte a board), the packed level and its
-// compressed copy.
+// it is computed and packed (in place), and the packed top level (files are written a few
+// compressed blocks at a time).
 std::uint64_t db_memory_needed(int pits, int max_seeds, std::uint32_t format = dbfile::kVersion);
 
 // Build (or resume) the database in `dir` (created if missing). Throws std::invalid_argument
