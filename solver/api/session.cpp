@@ -60,9 +60,29 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
     const bool packed =
         config_.database_layout == Layout::packed ||
         (config_.database_layout == Layout::as_filed && scan.levels.front().header.version == dbfile::kPackedVersion);
+    int seeds = config_.database_seeds;
+    if (seeds < 0 && budget > 0) {
+      // Every level when they fit beside the table; else the deepest prefix that does, said so.
+      const std::vector<std::uint64_t> bytes =
+          level_memory_bytes(config_.database_dir, config_.pits, scan.max_seeds(), packed ? 0 : -1);
+      const std::uint64_t room = budget - table_bytes;
+      std::uint64_t used = 0;
+      int fits = -1;
+      while (fits < scan.max_seeds() && used + bytes[fits + 1] <= room) used += bytes[++fits];
+      if (fits >= 0 && fits < scan.max_seeds()) {
+        seeds = fits;
+        if (config_.note)
+          config_.note("loading database levels 0.." + std::to_string(fits) + " of 0.." +
+                       std::to_string(scan.max_seeds()) + ": they take " + byte_text(used) + ", and level " +
+                       std::to_string(fits + 1) + " would pass the " + byte_text(room) +
+                       " the memory budget leaves beside the table (" + byte_text(budget) + " less " +
+                       byte_text(table_bytes) + "; --memory, --tt-memory" +
+                       (packed ? ")" : ", or --db-packed for about half the memory)"));
+      }
+    }
     database_ = std::make_shared<const EndgameDatabase>(EndgameDatabase::load(
-        config_.database_dir, config_.pits, config_.rules, config_.database_seeds,
-        budget > 0 ? budget - table_bytes : 0, config_.database_cache, config_.note, packed ? 0 : -1, config_.threads));
+        config_.database_dir, config_.pits, config_.rules, seeds, budget > 0 ? budget - table_bytes : 0,
+        config_.database_cache, config_.note, packed ? 0 : -1, config_.threads));
     database_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     if (scan.incomplete()) database_target_seeds_ = scan.target_max_seeds;
   } else if (config_.database) {

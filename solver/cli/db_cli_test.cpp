@@ -263,3 +263,26 @@ TEST_CASE("db cli: probe-rate reads the same values in every layout", "[db][cli]
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("--layout must be filed, bytes or packed, not 'sideways'") != std::string::npos);
 }
+
+TEST_CASE("db cli: solve loads the deepest levels that fit in --memory and says so", "[db][cli]") {
+  ScratchDir dir("cli-memory");
+  const std::string d = dir.path.string();
+  REQUIRE(run_kalah("db build --pits 4 --max-seeds 12 --out " + d + " --threads 2").exit_code == 0);
+  const std::string solve = "solve -m 4 -n 3 --threads 1 --tt-memory 16M --json --no-db-cache --db " + d;
+  const auto full = run_kalah(solve);
+  REQUIRE(full.exit_code == 0);
+  CHECK(json_int(full.out, "db_max_seeds") == 12);
+  const long long table = json_int(full.out, "table_max_bytes");
+  // Levels 0..10 take C(18, 8) = 43,758 bytes, 0..11 75,582: room for 60,000 holds 0..10.
+  const auto part = run_kalah(solve + " --memory " + std::to_string(table + 60000));
+  REQUIRE(part.exit_code == 0);
+  CHECK(json_int(part.out, "db_max_seeds") == 10);
+  CHECK(json_int(part.out, "value") == json_int(full.out, "value"));
+  CHECK(part.err.find("note: loading database levels 0..10 of 0..12") != std::string::npos);
+  CHECK(part.err.find("--db-packed") != std::string::npos);
+  // Packed (about 4.2 bits a board planned), the same room holds more levels.
+  const auto packed = run_kalah(solve + " --db-packed --memory " + std::to_string(table + 60000));
+  REQUIRE(packed.exit_code == 0);
+  CHECK(json_int(packed.out, "db_max_seeds") > 10);
+  CHECK(json_int(packed.out, "value") == json_int(full.out, "value"));
+}

@@ -15,6 +15,24 @@ std::uint64_t packed_bytes_estimate(const BoardIndexer& ix, int max_seeds) {
   return bytes;
 }
 
+std::vector<std::uint64_t> level_memory_bytes(const std::filesystem::path& dir, int pits, int max_seeds,
+                                              int pack_width) {
+  const BoardIndexer ix(pits, std::max(0, max_seeds));
+  std::vector<std::uint64_t> out;
+  for (int k = 0; k <= max_seeds; ++k) {
+    if (pack_width < 0) {
+      out.push_back(ix.count(k));
+      continue;
+    }
+    const dbfile::Header h = dbfile::read_header(dbfile::level_path(dir, k));
+    if (h.version == dbfile::kPackedVersion && (pack_width == 0 || pack_width == h.packed.width))
+      out.push_back(h.image_bytes);
+    else
+      out.push_back(packed_bytes_estimate(ix, k) - (k ? packed_bytes_estimate(ix, k - 1) : 0));
+  }
+  return out;
+}
+
 EndgameDatabase::EndgameDatabase(int pits, const Rules& rules, std::vector<LevelArray> levels)
     : pits_(pits),
       max_seeds_(static_cast<int>(levels.size()) - 1),
@@ -96,7 +114,8 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
   }
   if (max_seeds > 127) throw DatabaseError(dir.string() + ": more than 127 levels");
   const BoardIndexer ix(pits, max_seeds);
-  const std::uint64_t need = pack_width < 0 ? ix.count_upto(max_seeds) : packed_bytes_estimate(ix, max_seeds);
+  std::uint64_t need = 0;
+  for (const std::uint64_t bytes : level_memory_bytes(dir, pits, max_seeds, pack_width)) need += bytes;
   if (memory_limit_bytes && need > memory_limit_bytes)
     throw DatabaseError(dir.string() + ": levels 0.." + std::to_string(max_seeds) + " need " + std::to_string(need) +
                         " bytes of memory, over the limit of " + std::to_string(memory_limit_bytes) +

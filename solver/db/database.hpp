@@ -45,6 +45,13 @@ struct DatabaseError : std::runtime_error {
 // counted: what a packed load plans for.
 std::uint64_t packed_bytes_estimate(const BoardIndexer& indexer, int max_seeds);
 
+// Bytes each level 0..max_seeds of the database in `dir` takes in memory when loaded with
+// `pack_width` (as EndgameDatabase::load's): one byte a board (pack_width < 0), a format-2
+// file's packed image as filed (width 0 or its own), or packed_bytes_estimate's 4.2 bits a
+// board for a level packed at load. Reads the level headers only; throws DatabaseError.
+std::vector<std::uint64_t> level_memory_bytes(const std::filesystem::path& dir, int pits, int max_seeds,
+                                              int pack_width);
+
 class EndgameDatabase {
  public:
   EndgameDatabase() = default;

@@ -203,16 +203,6 @@ std::ifstream open_for_reading(const fs::path& file, std::uint64_t& size) {
   return in;
 }
 
-std::vector<unsigned char> slurp(const fs::path& file) {
-  std::uint64_t file_size = 0;
-  std::ifstream in = open_for_reading(file, file_size);
-  const auto size = static_cast<std::size_t>(file_size);
-  std::vector<unsigned char> data(size);
-  if (size && !in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(size)))
-    fail(file, "read failed");
-  return data;
-}
-
 }  // namespace
 
 fs::path level_path(const fs::path& dir, int k) {
@@ -405,9 +395,43 @@ namespace {
 template <class Fill>
 void read_stream(const fs::path& file, int pits, const Rules& rules, int k, int threads, Fill&& fill, Header* header,
                  std::uint32_t* header_crc) {
-  const std::vector<unsigned char> data = slurp(file);
+  // The header and block table first, then each block read on its own (pread): memory holds
+  // a block a thread, not the whole compressed file.
+  std::uint64_t size = 0;
+  { open_for_reading(file, size); }  // missing, not a regular file, unreadable: named
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(file, "cannot be opened: " + std::generic_category().message(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  auto read_at = [&](unsigned char* to, std::uint64_t n, std::uint64_t at) {
+    while (n > 0) {
+      const ssize_t got = ::pread(fd, to, n, static_cast<off_t>(at));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) return false;
+      to += got;
+      n -= static_cast<std::uint64_t>(got);
+      at += static_cast<std::uint64_t>(got);
+    }
+    return true;
+  };
+  std::vector<unsigned char> head(static_cast<std::size_t>(std::min<std::uint64_t>(size, kPackedHeaderSize)));
+  if (!read_at(head.data(), head.size(), 0)) fail(file, "read failed");
+  if (head.size() >= kHeaderSize) {
+    const std::uint64_t header_size =
+        get_le<std::uint32_t>(head.data() + 8) == kPackedVersion ? kPackedHeaderSize : kHeaderSize;
+    const std::uint64_t table_end =
+        header_size + std::uint64_t(get_le<std::uint32_t>(head.data() + 36)) * kTableEntrySize;
+    if (table_end <= size && table_end > head.size()) {
+      const std::size_t had = head.size();
+      head.resize(static_cast<std::size_t>(table_end));
+      if (!read_at(head.data() + had, table_end - had, had)) fail(file, "read failed");
+    }
+  }
+  head.resize(std::max<std::size_t>(head.size(), kPackedHeaderSize));  // parse reads the header within it
   std::vector<BlockEntry> table;
-  const Header h = parse(file, data.data(), data.size(), &table);
+  const Header h = parse(file, head.data(), size, &table);
   check_level_header(file, h, pits, rules, k);
   const Segments<unsigned char> out = fill(h);
   const std::uint64_t total = stream_bytes(h);
@@ -416,7 +440,7 @@ void read_stream(const fs::path& file, int pits, const Rules& rules, int k, int 
   if (threads <= 0) threads = omp_get_max_threads();
 #pragma omp parallel num_threads(threads)
   {
-    std::vector<unsigned char> buffer;
+    std::vector<unsigned char> buffer, stored;
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(h.blocks); ++i) {
       const BlockEntry& b = table[i];
@@ -428,10 +452,13 @@ void read_stream(const fs::path& file, int pits, const Rules& rules, int k, int 
         dst = buffer.data();
       }
       int problem = 0;
-      if (crc32c(data.data() + b.offset, b.stored) != b.stored_crc) {
+      stored.resize(b.stored);
+      if (!read_at(stored.data(), b.stored, b.offset)) {
+        problem = 4;
+      } else if (crc32c(stored.data(), b.stored) != b.stored_crc) {
         problem = 1;
       } else {
-        const std::size_t got = ZSTD_decompress(dst, n, data.data() + b.offset, b.stored);
+        const std::size_t got = ZSTD_decompress(dst, n, stored.data(), b.stored);
         if (ZSTD_isError(got) || got != n)
           problem = 2;
         else if (crc32c(dst, n) != b.raw_crc)
@@ -449,11 +476,11 @@ void read_stream(const fs::path& file, int pits, const Rules& rules, int k, int 
   }
   if (bad >= 0) {
     const char* what[] = {"", "stored-bytes checksum mismatch", "does not decompress to its length",
-                          "entries checksum mismatch"};
+                          "entries checksum mismatch", "cannot be read"};
     fail(file, "block " + std::to_string(bad.load()) + " is corrupt (" + what[kind.load()] + ")");
   }
   if (header) *header = h;
-  if (header_crc) *header_crc = crc32c(data.data(), 60);
+  if (header_crc) *header_crc = crc32c(head.data(), 60);
 }
 
 // A version-2 file's level, its image checked for consistency.

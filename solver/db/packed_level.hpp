@@ -113,7 +113,7 @@ class PackedLevel {
   // The image as four byte ranges, in file order: weights (16-bit), group offsets (64-bit),
   // lines, exceptions; little-endian words (the only byte order this program builds for).
   std::vector<std::span<const unsigned char>> image() const;
-  // A level of level k's size and the given shape whose image is zeros, for a reader to fill
+  // A level of level k's size and the given shape whose lines are uninitialised, for a reader to fill
   // through image_for_filling() and then check with check_image(). Throws std::invalid_argument
   // when the shape cannot be level k's (width, line and group counts, weights).
   static PackedLevel with_shape(const BoardIndexer& indexer, int k, const Shape& shape);
