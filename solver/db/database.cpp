@@ -136,7 +136,7 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
   for (int k = 0; k <= max_seeds; ++k) {
     if (dbfile::read_header(dbfile::level_path(dir, k)).version == dbfile::kPackedVersion) {
       // A version-2 file holds the packed level itself; another width than its own is a repack.
-      PackedLevel filed = dbfile::read_packed_level(dir, pits, rules, k, threads);
+      PackedLevel filed = dbfile::load_packed_level(dir, pits, rules, k, cache, threads);
       if (pack_width != 0 && filed.width() != pack_width)
         filed = PackedLevel::pack(ix, k, filed.unpack(ix, threads), pack_width, threads);
       db.packed_.push_back(std::move(filed));

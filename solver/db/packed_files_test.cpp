@@ -6,6 +6,7 @@
 #include "solver/db/database.hpp"
 #include "solver/db/format.hpp"
 #include "solver/db/manifest.hpp"
+#include "solver/db/raw_cache.hpp"
 #include "solver/db/store.hpp"
 #include "testing/rule_sets.hpp"
 #include "testing/scratch_dir.hpp"
@@ -171,4 +172,54 @@ TEST_CASE("packed files: damage is detected and named", "[db][files][packed]") {
       CHECK(std::string(e.what()).find("level-014.kdb: corrupt packed image") != std::string::npos);
     }
   }
+}
+
+TEST_CASE("packed files: a packed load writes packed raw caches, maps them next time, and notes a damaged one",
+          "[db][files][packed][cache]") {
+  Rules rules;
+  ScratchDir dir("pcache"), reference_dir("pcache-ref");
+  build(dir.path, 4, 11, rules, dbfile::kPackedVersion);
+  build(reference_dir.path, 4, 11, rules, dbfile::kVersion);
+  const EndgameDatabase reference = EndgameDatabase::load(reference_dir.path, 4, rules, -1, 0, false);
+  std::vector<std::string> notes;
+  auto load = [&] {
+    return EndgameDatabase::load(
+        dir.path, 4, rules, -1, 0, true, [&](const std::string& s) { notes.push_back(s); }, 0, 2);
+  };
+  const EndgameDatabase first = load();
+  CHECK(notes.empty());
+  for (int k = 0; k <= 11; ++k) {
+    CHECK(std::filesystem::exists(dbfile::packed_raw_path(dir.path, k)));
+    CHECK_FALSE(first.packed_level(k).mapped());
+  }
+  CHECK(differences(reference, first) == 0);
+  const EndgameDatabase second = load();
+  CHECK(notes.empty());
+  for (int k = 0; k <= 11; ++k) CHECK(second.packed_level(k).mapped());
+  CHECK(differences(reference, second) == 0);
+
+  // A damaged cache: noted, the level file read instead, the cache rewritten.
+  const auto cache11 = dbfile::packed_raw_path(dir.path, 11);
+  test::flip_byte(cache11, dbfile::kRawHeaderSize + 100);  // in the lines
+  const EndgameDatabase third = load();
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].find("level-011.praw: data checksum mismatch") != std::string::npos);
+  CHECK_FALSE(third.packed_level(11).mapped());
+  CHECK(differences(reference, third) == 0);
+  notes.clear();
+  CHECK(load().packed_level(11).mapped());
+  CHECK(notes.empty());
+
+  // A cache of another level file (rewritten at another compression) is not used, silently.
+  const EndgameDatabase fresh = EndgameDatabase::load(dir.path, 4, rules, -1, 0, false, {}, 0);
+  dbfile::write_packed_level(dir.path, 4, rules, fresh.packed_level(11), 2, 9);
+  std::filesystem::remove(dir.path / "manifest.json");  // the manifest records the old file
+  const EndgameDatabase fourth = load();
+  CHECK(notes.empty());
+  CHECK_FALSE(fourth.packed_level(11).mapped());
+  CHECK(differences(reference, fourth) == 0);
+  // Loaded one byte a board, a format-2 database keeps its own raw caches (level-KKK.raw).
+  const EndgameDatabase bytes = EndgameDatabase::load(dir.path, 4, rules, -1, 0, true);
+  CHECK(std::filesystem::exists(dbfile::raw_path(dir.path, 11)));
+  CHECK(differences(reference, bytes) == 0);
 }

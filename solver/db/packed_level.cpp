@@ -230,7 +230,7 @@ void PackedLevel::encode(const LevelArray& residual, int width, int threads) {
     const std::uint64_t end = std::min(p.lines_, (g + 1) * kGroupLines);
     for (std::uint64_t line = g * kGroupLines; line < end; ++line) total += chosen.escapes_in[line];
   }
-  p.exceptions_.assign(total, 0);
+  p.exceptions_ = LevelArray(total);
   p.lines_mem_ = LevelArray(p.lines_ * kLineBytes);
   std::uint64_t* words_all = reinterpret_cast<std::uint64_t*>(p.lines_mem_.data());
   const int slots = p.slots_;
@@ -315,16 +315,39 @@ PackedLevel PackedLevel::with_shape(const BoardIndexer& ix, int k, const Shape& 
                                 std::to_string(k) + "'s at " + std::to_string(shape.width) + " bits");
   p.lines_mem_ = LevelArray(p.lines_ * kLineBytes);  // uninitialised: the reader fills every line
   p.group_first_.assign(groups, 0);
-  p.exceptions_.assign(shape.exceptions, 0);
+  p.exceptions_ = LevelArray(shape.exceptions);
   p.weights_.assign(weights, 0);
+  return p;
+}
+
+PackedLevel PackedLevel::adopt(const BoardIndexer& ix, int k, const Shape& shape, LevelArray lines,
+                               LevelArray exceptions, std::vector<std::int16_t> weights,
+                               std::vector<std::uint64_t> group_first) {
+  if (k < 0 || k > ix.max_seeds() || k > 127 || shape.width < 2 || shape.width > 4)
+    throw std::invalid_argument("packed level out of the indexer's range, or a width other than 2, 3 or 4");
+  PackedLevel p;
+  p.pits_ = ix.pits();
+  p.k_ = k;
+  p.size_ = ix.count(k);
+  p.set_width(shape.width);
+  p.lines_ = (p.size_ + p.slots_ - 1) / p.slots_;
+  if (shape.lines != p.lines_ || shape.groups != (p.lines_ + kGroupLines - 1) / kGroupLines ||
+      shape.weights != static_cast<std::uint64_t>(p.pits_) * (k + 1) || lines.size() != p.lines_ * kLineBytes ||
+      exceptions.size() != shape.exceptions || weights.size() != shape.weights || group_first.size() != shape.groups)
+    throw std::invalid_argument("packed arrays do not have level " + std::to_string(k) + "'s shape");
+  p.lines_mem_ = std::move(lines);
+  p.exceptions_ = std::move(exceptions);
+  p.weights_ = std::move(weights);
+  p.group_first_ = std::move(group_first);
   return p;
 }
 
 void PackedLevel::check_image() const {
   for (std::int16_t w : weights_)
     if (w < -4096 || w > 4096) throw std::invalid_argument("packed weight " + std::to_string(w) + " out of range");
-  for (std::int8_t r : exceptions_)
-    if (r < -k_ || r > k_) throw std::invalid_argument("packed exception " + std::to_string(r) + " out of range");
+  for (std::uint64_t i = 0; i < exceptions_.size(); ++i)
+    if (exceptions_[i] < -k_ || exceptions_[i] > k_)
+      throw std::invalid_argument("packed exception " + std::to_string(exceptions_[i]) + " out of range");
   // Groups in parallel; each line's escapes by a popcount of its all-ones fields (fields past
   // the level's last board are zero in a sound image, so they count too: stricter).
   const std::uint64_t groups = group_first_.size();

@@ -67,7 +67,8 @@ class PackedLevel {
   std::uint64_t size() const { return size_; }  // boards
   std::uint64_t lines() const { return lines_; }
   std::uint64_t exceptions() const { return exceptions_.size(); }
-  std::uint64_t bytes() const;  // memory held: lines, offsets, exceptions, weights
+  std::uint64_t bytes() const;                         // memory held: lines, offsets, exceptions, weights
+  bool mapped() const { return lines_mem_.mapped(); }  // lines and exceptions map a packed raw cache
   double bits_per_board() const { return size_ ? 8.0 * double(bytes()) / double(size_) : 0.0; }
 
   // The predictor's guess q for the board `bits` (cells as bytes, board_bits.hpp).
@@ -118,6 +119,13 @@ class PackedLevel {
   // when the shape cannot be level k's (width, line and group counts, weights).
   static PackedLevel with_shape(const BoardIndexer& indexer, int k, const Shape& shape);
   std::vector<std::span<unsigned char>> image_for_filling();
+  // A level of level k's size and the given shape over memory the caller provides (a raw
+  // cache's mapping, solver/db/raw_cache.hpp): `lines` and `exceptions` are taken over, the
+  // weights and group offsets copied. Throws std::invalid_argument as with_shape() does, or
+  // when the arrays are not of the shape's sizes; check_image() is the caller's to call.
+  static PackedLevel adopt(const BoardIndexer& indexer, int k, const Shape& shape, LevelArray lines,
+                           LevelArray exceptions, std::vector<std::int16_t> weights,
+                           std::vector<std::uint64_t> group_first);
   // Throws std::invalid_argument unless the image is consistent: every line's first exception
   // follows from the escapes of the lines before it in its group, the groups' offsets add up to
   // the exception count, and every exception and weight is in range. (Checksums guard the
@@ -128,7 +136,7 @@ class PackedLevel {
   // weights [pit][seeds].
   const std::uint64_t* line_words() const { return reinterpret_cast<const std::uint64_t*>(lines_mem_.data()); }
   const std::vector<std::uint64_t>& group_first() const { return group_first_; }
-  const std::vector<std::int8_t>& exception_values() const { return exceptions_; }
+  const LevelArray& exception_values() const { return exceptions_; }
   const std::vector<std::int16_t>& weights() const { return weights_; }
 
  private:
@@ -153,7 +161,7 @@ class PackedLevel {
   std::vector<std::uint64_t> masks_;        // [word]: the first bit of every field in the word
   LevelArray lines_mem_;                    // lines_ x 64 bytes
   std::vector<std::uint64_t> group_first_;  // [line / 256]: exceptions before the group
-  std::vector<std::int8_t> exceptions_;     // u - q of escaped boards, index order
+  LevelArray exceptions_;                   // u - q of escaped boards, index order
   std::vector<std::int16_t> weights_;       // [mover's pit][seeds 0..k]
 
   friend struct PackedLevelAccess;  // tests

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <span>
 #include <system_error>
 #include <vector>
 
@@ -52,9 +53,9 @@ struct Fd {
   Fd& operator=(const Fd&) = delete;
 };
 
-// Remove "level-KKK.raw.tmp.<pid>" files of level k whose process no longer exists.
-void remove_stale_temporaries(const fs::path& dir, int k) {
-  const std::string prefix = raw_path(dir, k).filename().string() + ".tmp.";
+// Remove "<file>.tmp.<pid>" files (file: a cache file of the directory) whose process no longer exists.
+void remove_stale_temporaries(const fs::path& dir, const fs::path& file) {
+  const std::string prefix = file.filename().string() + ".tmp.";
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
@@ -117,12 +118,16 @@ std::optional<LevelArray> map_raw_cache(const fs::path& dir, const Header& h, st
   return level;
 }
 
-RawWriteResult write_raw_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc, const LevelArray& level,
-                               const std::function<std::uint64_t(const fs::path&)>& free_bytes) {
+namespace {
+
+// Write `parts` as the cache file `file` of directory `dir`: to "<file>.tmp.<pid>", then
+// renamed into place; skipped when the filesystem lacks the room (plus kRawSpareBytes).
+RawWriteResult write_cache_file(const fs::path& dir, const fs::path& file,
+                                const std::vector<std::span<const unsigned char>>& parts,
+                                const std::function<std::uint64_t(const fs::path&)>& free_bytes) {
   RawWriteResult r;
-  const fs::path file = raw_path(dir, h.level);
-  if (level.size() != h.entries) return r;
-  const std::uint64_t need = kRawHeaderSize + h.entries;
+  std::uint64_t need = 0;
+  for (const auto& part : parts) need += part.size();
   std::uint64_t available = 0;
   if (free_bytes) {
     available = free_bytes(dir);
@@ -136,7 +141,7 @@ RawWriteResult write_raw_cache(const fs::path& dir, const Header& h, std::uint32
                 byte_text(kRawSpareBytes) + " free, the filesystem has " + byte_text(available) + " free";
     return r;
   }
-  remove_stale_temporaries(dir, h.level);
+  remove_stale_temporaries(dir, file);
   fs::path tmp = file;
   tmp += ".tmp." + std::to_string(::getpid());
   // O_EXCL: another thread of this process may be writing the same cache.
@@ -146,8 +151,8 @@ RawWriteResult write_raw_cache(const fs::path& dir, const Header& h, std::uint32
       r.problem = tmp.string() + ": cannot be created: " + std::generic_category().message(errno);
     return r;
   }
-  const std::vector<unsigned char> head = encode(h, header_crc, crc32c(level.data(), level.size()));
-  bool ok = write_fully(fd, head.data(), head.size()) && write_fully(fd, level.data(), level.size());
+  bool ok = true;
+  for (const auto& part : parts) ok = ok && write_fully(fd, part.data(), part.size());
   int err = ok ? 0 : errno;
   if (::close(fd) != 0 && ok) {
     ok = false;
@@ -172,6 +177,18 @@ RawWriteResult write_raw_cache(const fs::path& dir, const Header& h, std::uint32
   return r;
 }
 
+}  // namespace
+
+RawWriteResult write_raw_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc, const LevelArray& level,
+                               const std::function<std::uint64_t(const fs::path&)>& free_bytes) {
+  if (level.size() != h.entries) return {};
+  const std::vector<unsigned char> head = encode(h, header_crc, crc32c(level.data(), level.size()));
+  return write_cache_file(
+      dir, raw_path(dir, h.level),
+      {head, std::span<const unsigned char>(reinterpret_cast<const unsigned char*>(level.data()), level.size())},
+      free_bytes);
+}
+
 LevelArray load_level(const fs::path& dir, int pits, const Rules& rules, int k, RawCacheState& cache, int threads) {
   if (!cache.enabled) return read_level(dir, pits, rules, k, threads);
   const fs::path file = level_path(dir, k);
@@ -188,6 +205,161 @@ LevelArray load_level(const fs::path& dir, int pits, const Rules& rules, int k, 
   LevelArray level = read_level(dir, pits, rules, k, threads, &read, &header_crc);
   if (cache.write) {
     const RawWriteResult w = write_raw_cache(dir, read, header_crc, level, cache.free_bytes);
+    if (!w.written) {
+      cache.write = false;
+      if (!w.problem.empty() && cache.note)
+        cache.note(w.problem + "; no more cache files written in this load (--no-db-cache turns them off)");
+    }
+  }
+  return level;
+}
+
+namespace {
+
+// Packed cache header fields (after the level fields at 16..31 and the CRCs and size at 32..47).
+constexpr std::size_t kOffWidth = 48, kOffWeights = 52, kOffLines = 56, kOffGroups = 64, kOffExceptions = 72,
+                      kOffLinesAt = 80, kOffExceptionsAt = 88, kOffTailAt = 96;
+
+std::uint64_t page_round(std::uint64_t n) { return (n + kRawHeaderSize - 1) / kRawHeaderSize * kRawHeaderSize; }
+
+// Where the sections of a packed cache of `shape` lie, and its size.
+struct PackedLayout {
+  std::uint64_t lines_at = kRawHeaderSize, exceptions_at = 0, tail_at = 0, size = 0;
+  explicit PackedLayout(const PackedLevel::Shape& shape) {
+    exceptions_at = page_round(lines_at + shape.lines * PackedLevel::kLineBytes);
+    tail_at = exceptions_at + page_round(shape.exceptions);
+    size = tail_at + shape.weights * sizeof(std::int16_t) + shape.groups * sizeof(std::uint64_t);
+  }
+};
+
+std::vector<unsigned char> encode_packed(const Header& h, std::uint32_t source_crc, std::uint32_t data_crc) {
+  const PackedLayout at(h.packed);
+  std::vector<unsigned char> b(kRawHeaderSize, 0);
+  std::memcpy(b.data(), kRawMagic, 8);
+  put_le<std::uint32_t>(b.data() + kOffVersion, kPackedRawVersion);
+  put_le<std::uint32_t>(b.data() + kOffHeaderSize, kRawHeaderSize);
+  put_level_fields(b.data(), h);
+  put_le<std::uint32_t>(b.data() + kOffSourceCrc, source_crc);
+  put_le<std::uint32_t>(b.data() + kOffEntriesCrc, data_crc);
+  put_le<std::uint64_t>(b.data() + kOffFileSize, at.size);
+  put_le<std::uint32_t>(b.data() + kOffWidth, static_cast<std::uint32_t>(h.packed.width));
+  put_le<std::uint32_t>(b.data() + kOffWeights, static_cast<std::uint32_t>(h.packed.weights));
+  put_le<std::uint64_t>(b.data() + kOffLines, h.packed.lines);
+  put_le<std::uint64_t>(b.data() + kOffGroups, h.packed.groups);
+  put_le<std::uint64_t>(b.data() + kOffExceptions, h.packed.exceptions);
+  put_le<std::uint64_t>(b.data() + kOffLinesAt, at.lines_at);
+  put_le<std::uint64_t>(b.data() + kOffExceptionsAt, at.exceptions_at);
+  put_le<std::uint64_t>(b.data() + kOffTailAt, at.tail_at);
+  put_le<std::uint32_t>(b.data() + kOffHeaderCrc, crc32c(b.data(), kOffHeaderCrc));
+  return b;
+}
+
+}  // namespace
+
+fs::path packed_raw_path(const fs::path& dir, int k) {
+  char name[32];
+  std::snprintf(name, sizeof name, "level-%03d.praw", k);
+  return dir / name;
+}
+
+std::optional<PackedLevel> map_packed_raw_cache(const fs::path& dir, const BoardIndexer& ix, const Header& h,
+                                                std::uint32_t header_crc, std::string* damage) {
+  if (damage) damage->clear();
+  if (h.version != kPackedVersion) return std::nullopt;
+  const fs::path file = packed_raw_path(dir, h.level);
+  const Fd f(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+  if (f.fd < 0) return std::nullopt;
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  const PackedLayout at(h.packed);
+  if (size != at.size) return std::nullopt;
+  std::vector<unsigned char> head(kRawHeaderSize);
+  std::size_t got = 0;
+  while (got < head.size()) {
+    const ssize_t n = ::pread(f.fd, head.data() + got, head.size() - got, static_cast<off_t>(got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return std::nullopt;
+    got += static_cast<std::size_t>(n);
+  }
+  const std::uint32_t data_crc = get_le<std::uint32_t>(head.data() + kOffEntriesCrc);
+  if (head != encode_packed(h, header_crc, data_crc)) return std::nullopt;
+  // Two read-only mappings: header and lines; exceptions and the tail (page-aligned offsets).
+  const auto first_bytes = static_cast<std::size_t>(at.exceptions_at);
+  const auto second_bytes = static_cast<std::size_t>(at.size - at.exceptions_at);
+  void* first = ::mmap(nullptr, first_bytes, PROT_READ, MAP_SHARED, f.fd, 0);
+  if (first == MAP_FAILED) return std::nullopt;
+  LevelArray lines =
+      LevelArray::adopt_mapping(first, first_bytes, kRawHeaderSize, h.packed.lines * PackedLevel::kLineBytes);
+  void* second = ::mmap(nullptr, second_bytes, PROT_READ, MAP_SHARED, f.fd, static_cast<off_t>(at.exceptions_at));
+  if (second == MAP_FAILED) return std::nullopt;
+  // The exceptions own the second mapping; the tail after them is read through it too.
+  LevelArray exceptions = LevelArray::adopt_mapping(second, second_bytes, 0, h.packed.exceptions);
+  const auto* second_data = static_cast<const unsigned char*>(second);
+  // Every read-back is checked: this pass also faults the pages in, in order.
+  std::uint32_t crc = crc32c(lines.data(), first_bytes - kRawHeaderSize);
+  crc = crc32c(second_data, second_bytes, crc);
+  if (crc != data_crc) {
+    if (damage) *damage = file.string() + ": data checksum mismatch (a damaged cache file)";
+    return std::nullopt;
+  }
+  const unsigned char* rest = second_data + (at.tail_at - at.exceptions_at);
+  std::vector<std::int16_t> weights(h.packed.weights);
+  std::vector<std::uint64_t> group_first(h.packed.groups);
+  std::memcpy(weights.data(), rest, weights.size() * sizeof(std::int16_t));
+  std::memcpy(group_first.data(), rest + weights.size() * sizeof(std::int16_t),
+              group_first.size() * sizeof(std::uint64_t));
+  try {
+    PackedLevel level = PackedLevel::adopt(ix, h.level, h.packed, std::move(lines), std::move(exceptions),
+                                           std::move(weights), std::move(group_first));
+    level.check_image();
+    return level;
+  } catch (const std::invalid_argument& e) {
+    if (damage) *damage = file.string() + ": " + e.what() + " (a damaged cache file)";
+    return std::nullopt;
+  }
+}
+
+RawWriteResult write_packed_raw_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc,
+                                      const PackedLevel& level,
+                                      const std::function<std::uint64_t(const fs::path&)>& free_bytes) {
+  if (h.version != kPackedVersion || !(level.shape() == h.packed)) return {};
+  const PackedLayout at(h.packed);
+  const std::vector<std::span<const unsigned char>> image = level.image();  // weights, groups, lines, exceptions
+  const std::vector<unsigned char> zeros(kRawHeaderSize, 0);
+  const std::span<const unsigned char> pad_lines(zeros.data(), at.exceptions_at - at.lines_at - image[2].size());
+  const std::span<const unsigned char> pad_exceptions(zeros.data(), at.tail_at - at.exceptions_at - image[3].size());
+  const std::vector<std::span<const unsigned char>> data{image[2],       pad_lines, image[3],
+                                                         pad_exceptions, image[0],  image[1]};
+  std::uint32_t crc = 0;
+  bool first = true;
+  for (const auto& part : data) {
+    crc = first ? crc32c(part.data(), part.size()) : crc32c(part.data(), part.size(), crc);
+    first = false;
+  }
+  const std::vector<unsigned char> head = encode_packed(h, header_crc, crc);
+  std::vector<std::span<const unsigned char>> parts{head};
+  parts.insert(parts.end(), data.begin(), data.end());
+  return write_cache_file(dir, packed_raw_path(dir, h.level), parts, free_bytes);
+}
+
+PackedLevel load_packed_level(const fs::path& dir, int pits, const Rules& rules, int k, RawCacheState& cache,
+                              int threads) {
+  if (!cache.enabled) return read_packed_level(dir, pits, rules, k, threads);
+  const fs::path file = level_path(dir, k);
+  std::uint32_t header_crc = 0;
+  const Header h = read_header(file, &header_crc);
+  check_level_header(file, h, pits, rules, k);
+  const BoardIndexer ix(pits, k);
+  std::string damage;
+  if (std::optional<PackedLevel> mapped = map_packed_raw_cache(dir, ix, h, header_crc, &damage))
+    return std::move(*mapped);
+  if (!damage.empty() && cache.note)
+    cache.note(damage + "; loading " + file.filename().string() + " instead and rewriting the cache");
+  Header read;
+  PackedLevel level = read_packed_level(dir, pits, rules, k, threads, &read, &header_crc);
+  if (cache.write && read.version == kPackedVersion) {
+    const RawWriteResult w = write_packed_raw_cache(dir, read, header_crc, level, cache.free_bytes);
     if (!w.written) {
       cache.write = false;
       if (!w.problem.empty() && cache.note)

@@ -24,6 +24,7 @@
 #include "engine/rules.hpp"
 #include "solver/db/format.hpp"
 #include "solver/db/level.hpp"
+#include "solver/db/packed_level.hpp"
 
 namespace kalah::dbfile {
 
@@ -62,6 +63,31 @@ RawWriteResult write_raw_cache(const std::filesystem::path& dir, const Header& h
                                const LevelArray& level,
                                const std::function<std::uint64_t(const std::filesystem::path&)>& free_bytes = {});
 
+// Packed raw caches: beside a format-2 level file "level-KKK.kdb" a packed load keeps
+// "level-KKK.praw", the packed image laid out for mapping (docs/db-format.md, "Packed raw
+// cache files"): a 4096-byte header (magic "KALAHRAW", cache format version 2, the level
+// fields, the level file's header CRC, the CRC-32C of everything after the header, the file
+// size, the packed shape and section offsets, its own CRC), then the lines, the exceptions
+// (each section at a 4096-byte boundary, zero padded), the weights and the group offsets.
+// The lines and exceptions are mapped read-only; weights and offsets are copied.
+inline constexpr std::uint32_t kPackedRawVersion = 2;
+
+// "level-024.praw"
+std::filesystem::path packed_raw_path(const std::filesystem::path& dir, int k);
+
+// The packed cache of the format-2 level file whose header is `h` (CRC `header_crc`), mapped,
+// once its header matches, its data's CRC-32C matches and its image is consistent
+// (PackedLevel::check_image); nothing otherwise, with *damage set as map_raw_cache sets it.
+std::optional<PackedLevel> map_packed_raw_cache(const std::filesystem::path& dir, const BoardIndexer& indexer,
+                                                const Header& h, std::uint32_t header_crc,
+                                                std::string* damage = nullptr);
+
+// Write `level`, read from the format-2 level file whose header is `h`, as its packed cache
+// (as write_raw_cache writes a cache).
+RawWriteResult write_packed_raw_cache(
+    const std::filesystem::path& dir, const Header& h, std::uint32_t header_crc, const PackedLevel& level,
+    const std::function<std::uint64_t(const std::filesystem::path&)>& free_bytes = {});
+
 // How EndgameDatabase::load uses the caches across the levels of one load.
 struct RawCacheState {
   bool enabled = true;  // false: read the level files only, write no cache
@@ -77,5 +103,10 @@ struct RawCacheState {
 // saying is noted, once: cache.write is then cleared). Throws DatabaseError as read_level.
 LevelArray load_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k, RawCacheState& cache,
                       int threads = 0);
+
+// Level k of a format-2 level file as read_packed_level gives it, from its packed cache when
+// one is valid, else from the level file, writing the cache afterwards (as load_level).
+PackedLevel load_packed_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k,
+                              RawCacheState& cache, int threads = 0);
 
 }  // namespace kalah::dbfile
