@@ -39,7 +39,8 @@ struct SessionConfig {
   // stale (EndgameDatabase::load, solver/db/raw_cache.hpp); false: read the level files only.
   bool database_cache = true;
   // How the directory's levels are held in memory (the same values either way):
-  // as_filed: format-2 files packed as they are, format-1 files one byte a board; packed: every
+  // as_filed: packed when level 0's file is format 2 (format-2 levels as they are, any format-1
+  // level of a mixed directory packed at load), else one byte a board; packed: every
   // level packed to 2-4 bits a board (format-1 levels packed as they load, about half the
   // memory; solver/db/packed_level.hpp); bytes: every level one byte a board (format-2 levels
   // unpacked; the fastest probes).

@@ -202,6 +202,15 @@ po::positional_options_description dir_positional() {
   return p;
 }
 
+// How the levels of `scan` are held once loaded as filed.
+std::string format_text(const DbScan& scan) {
+  int packed = 0;
+  for (const DbLevelInfo& l : scan.levels) packed += l.header.version == dbfile::kPackedVersion ? 1 : 0;
+  if (packed == 0) return ", one byte a board";
+  if (packed == static_cast<int>(scan.levels.size())) return ", packed";
+  return ", mixed: " + std::to_string(packed) + " levels packed (format 2), the others format 1";
+}
+
 int run_info(const Args& args) {
   po::options_description options("db info options");
   options.add_options()("dir", po::value<std::string>()->required(), "database directory")(
@@ -246,8 +255,7 @@ int run_info(const Args& args) {
             << "on disk      " << group(bytes) << " bytes (" << byte_text(bytes) << "), "
             << fixed(static_cast<double>(bytes) / static_cast<double>(positions), 3) << " bytes a position\n"
             << "memory       " << byte_text(scan.memory_bytes()) << " to load every level as filed ("
-            << fixed(scan.bits_per_board(), 2) << " bits a board"
-            << (h0.version == dbfile::kPackedVersion ? ", packed" : ", one byte a board") << ")\n\n"
+            << fixed(scan.bits_per_board(), 2) << " bits a board" << format_text(scan) << ")\n\n"
             << "level          entries       bytes  blocks  bytes/entry  bits in memory\n";
   for (const auto& l : levels)
     std::cout << std::string(l.level < 10 ? 4 : 3, ' ') << l.level << std::string(1, ' ')
@@ -533,8 +541,8 @@ int run_db(const Args& args) {
               << "  probe   exact value and best move of a position: DIR --position POS [--json]\n"
               << "  verify  re-derive every entry from its successors and check every checksum: DIR\n"
               << "  stats   per level: value entropies against cheap predictors, zstd sizes of packings: --db DIR\n"
-              << "  probe-rate  ns a random read in the levels as held in memory: DIR [--layout filed|bytes|packed]\n"
-              << "          [--levels A..B] [--json]\n";
+              << "          [--levels A..B] [--json]\n"
+              << "  probe-rate  ns a random read in the levels as held in memory: DIR [--layout filed|bytes|packed]\n";
     return 0;
   }
   throw UsageError("unknown db subcommand " + kalah::quoted(sub) + "; " + usage);

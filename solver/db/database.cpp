@@ -76,7 +76,7 @@ void EndgameDatabase::pack(int width, int threads) {
   std::vector<PackedLevel> out;
   out.reserve(levels_.size());
   for (int k = 0; k <= max_seeds_; ++k) {
-    out.push_back(PackedLevel::pack(indexer_, k, levels_[k], width, threads));
+    out.push_back(PackedLevel::pack(indexer_, k, std::move(levels_[k]), width, threads));  // in place
     levels_[k] = LevelArray();
   }
   packed_ = std::move(out);
@@ -142,8 +142,8 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
       db.packed_.push_back(std::move(filed));
       continue;
     }
-    const LevelArray level = dbfile::load_level(dir, pits, rules, k, cache, threads);
-    db.packed_.push_back(PackedLevel::pack(ix, k, level, pack_width, threads));
+    LevelArray level = dbfile::load_level(dir, pits, rules, k, cache, threads);
+    db.packed_.push_back(PackedLevel::pack(ix, k, std::move(level), pack_width, threads));  // in place unless mapped
   }
   db.make_views();
   return db;

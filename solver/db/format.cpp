@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <span>
 #include <system_error>
 #include <vector>
@@ -62,6 +63,19 @@ std::vector<unsigned char> encode_header(const Header& h, std::uint32_t table_cr
 
 // The bytes a file's blocks hold, one after the other: `entries` (version 1) or the image.
 std::uint64_t stream_bytes(const Header& h) { return h.version == kPackedVersion ? h.image_bytes : h.entries; }
+
+// An uninitialised byte buffer (a block's worth: zeroing it would cost more than using it).
+class Buffer {
+ public:
+  Buffer() = default;
+  explicit Buffer(std::size_t size) : data_(new unsigned char[size == 0 ? 1 : size]), size_(size) {}
+  unsigned char* data() { return data_.get(); }
+  std::size_t size() const { return size_; }
+
+ private:
+  std::unique_ptr<unsigned char[]> data_;
+  std::size_t size_ = 0;
+};
 
 // A byte stream made of consecutive memory ranges (a level's bytes, or a packed image's four
 // arrays); blocks are cut from it without regard to the ranges.
@@ -161,7 +175,7 @@ Header parse(const fs::path& file, const unsigned char* data, std::uint64_t size
   h.blocks = get_le<std::uint32_t>(data + 36);
   h.table_offset = get_le<std::uint64_t>(data + 40);
   h.file_size = get_le<std::uint64_t>(data + 48);
-  if (h.block_entries == 0 || h.table_offset != header_size ||
+  if (h.block_entries == 0 || h.block_entries > kMaxBlockBytes || h.table_offset != header_size ||
       h.blocks != (stream_bytes(h) + h.block_entries - 1) / h.block_entries)
     fail(file, "inconsistent header (entry count, block size and block count disagree)");
   if (size != h.file_size)
@@ -233,34 +247,39 @@ WriteStats write_stream(const fs::path& dir, Header h, const Segments<const unsi
     if (::lseek(fd, static_cast<off_t>(offset), SEEK_SET) < 0)
       fail(tmp, std::string("seek failed: ") + std::generic_category().message(errno));
     const std::uint32_t batch = static_cast<std::uint32_t>(4 * threads);
-    std::vector<std::vector<unsigned char>> stored(batch);
+    // Every buffer is sized here: nothing allocates inside the parallel regions (an exception
+    // must not leave one).
+    const std::size_t largest = static_cast<std::size_t>(std::min<std::uint64_t>(h.block_entries, total));
+    std::vector<Buffer> stored(std::min<std::uint32_t>(batch, h.blocks));
+    for (Buffer& b : stored) b = Buffer(ZSTD_compressBound(largest));
+    std::vector<Buffer> gather_buffers(threads);
+    for (Buffer& b : gather_buffers) b = Buffer(largest);
+    std::vector<std::size_t> stored_size(batch);
     std::vector<BlockEntry> entries(batch);
     for (std::uint32_t first_block = 0; first_block < h.blocks; first_block += batch) {
       const std::uint32_t n_blocks = std::min(batch, h.blocks - first_block);
       std::atomic<bool> failed{false};
 #pragma omp parallel num_threads(threads)
       {
-        std::vector<unsigned char> gathered;
+        Buffer& gathered = gather_buffers[omp_get_thread_num()];
 #pragma omp for schedule(dynamic, 1)
         for (std::int64_t j = 0; j < static_cast<std::int64_t>(n_blocks); ++j) {
           const std::uint64_t first = static_cast<std::uint64_t>(first_block + j) * h.block_entries;
           const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(h.block_entries, total - first));
           const unsigned char* raw = data.contiguous(first, n);
           if (!raw) {
-            gathered.resize(n);
             data.each(first, n, [&](const unsigned char* p, std::uint64_t at, std::uint64_t len) {
               std::memcpy(gathered.data() + at, p, len);
             });
             raw = gathered.data();
           }
-          std::vector<unsigned char>& out = stored[j];
-          out.resize(ZSTD_compressBound(n));
+          Buffer& out = stored[j];
           const std::size_t got = ZSTD_compress(out.data(), out.size(), raw, n, compression);
           if (ZSTD_isError(got)) {
             failed = true;
             continue;
           }
-          out.resize(got);
+          stored_size[j] = got;
           entries[j].stored = static_cast<std::uint32_t>(got);
           entries[j].raw_crc = crc32c(raw, n);
           entries[j].stored_crc = crc32c(out.data(), got);
@@ -268,13 +287,13 @@ WriteStats write_stream(const fs::path& dir, Header h, const Segments<const unsi
       }
       if (failed) fail(file, "zstd compression failed");
       for (std::uint32_t j = 0; j < n_blocks; ++j) {
-        write_all(fd, stored[j].data(), stored[j].size(), tmp);
+        write_all(fd, stored[j].data(), stored_size[j], tmp);
         const std::size_t at = std::size_t(first_block + j) * kTableEntrySize;
         put_le<std::uint64_t>(tab.data() + at, offset);
         put_le<std::uint32_t>(tab.data() + at + 8, entries[j].stored);
         put_le<std::uint32_t>(tab.data() + at + 12, entries[j].raw_crc);
         put_le<std::uint32_t>(tab.data() + at + 16, entries[j].stored_crc);
-        offset += stored[j].size();
+        offset += stored_size[j];
       }
     }
     h.file_size = offset;
@@ -333,6 +352,11 @@ void write_file_atomically(const fs::path& file, const std::function<void(int fd
   } catch (const DatabaseError& e) {
     ::close(fd);
     remove_and_throw(tmp, e.what());
+  } catch (...) {  // std::bad_alloc, ...
+    ::close(fd);
+    std::error_code ec;
+    fs::remove(tmp, ec);
+    throw;
   }
   if (::fsync(fd) != 0) {
     const int err = errno;
@@ -435,24 +459,28 @@ void read_stream(const fs::path& file, int pits, const Rules& rules, int k, int 
   check_level_header(file, h, pits, rules, k);
   const Segments<unsigned char> out = fill(h);
   const std::uint64_t total = stream_bytes(h);
+  if (out.size() != total) fail(file, "holds a level of another format than expected (replaced while being read?)");
   std::atomic<std::int64_t> bad{-1};
   std::atomic<int> kind{0};
   if (threads <= 0) threads = omp_get_max_threads();
+  // Per-thread buffers sized here: nothing allocates inside the parallel region.
+  std::uint32_t largest = 0;
+  for (const BlockEntry& b : table) largest = std::max(largest, b.stored);
+  std::vector<Buffer> buffers(threads), stored_buffers(threads);
+  for (Buffer& b : buffers) b = Buffer(static_cast<std::size_t>(std::min<std::uint64_t>(h.block_entries, total)));
+  for (Buffer& b : stored_buffers) b = Buffer(largest);
 #pragma omp parallel num_threads(threads)
   {
-    std::vector<unsigned char> buffer, stored;
+    Buffer& buffer = buffers[omp_get_thread_num()];
+    Buffer& stored = stored_buffers[omp_get_thread_num()];
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(h.blocks); ++i) {
       const BlockEntry& b = table[i];
       const std::uint64_t first = static_cast<std::uint64_t>(i) * h.block_entries;
       const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(h.block_entries, total - first));
       unsigned char* dst = out.contiguous(first, n);
-      if (!dst) {
-        buffer.resize(n);
-        dst = buffer.data();
-      }
+      if (!dst) dst = buffer.data();
       int problem = 0;
-      stored.resize(b.stored);
       if (!read_at(stored.data(), b.stored, b.offset)) {
         problem = 4;
       } else if (crc32c(stored.data(), b.stored) != b.stored_crc) {
@@ -491,6 +519,7 @@ PackedLevel read_image(const fs::path& file, int pits, const Rules& rules, int k
   read_stream(
       file, pits, rules, k, threads,
       [&](const Header& h) {
+        if (h.version != kPackedVersion) fail(file, "replaced by a file of another format while being read");
         try {
           level = PackedLevel::with_shape(ix, k, h.packed);
         } catch (const std::invalid_argument& e) {
@@ -502,7 +531,7 @@ PackedLevel read_image(const fs::path& file, int pits, const Rules& rules, int k
       },
       header, header_crc);
   try {
-    level.check_image();
+    level.check_image(threads);
   } catch (const std::invalid_argument& e) {
     fail(file, std::string("corrupt packed image: ") + e.what());
   }
@@ -520,6 +549,7 @@ LevelArray read_level(const fs::path& dir, int pits, const Rules& rules, int k, 
   read_stream(
       file, pits, rules, k, threads,
       [&](const Header& h) {
+        if (h.version != kVersion) fail(file, "replaced by a file of another format while being read");
         level = LevelArray(h.entries);
         Segments<unsigned char> out;
         out.parts.emplace_back(reinterpret_cast<unsigned char*>(level.data()), level.size());
@@ -533,8 +563,8 @@ PackedLevel read_packed_level(const fs::path& dir, int pits, const Rules& rules,
                               std::uint32_t* header_crc) {
   const fs::path file = level_path(dir, k);
   if (read_header(file).version == kPackedVersion) return read_image(file, pits, rules, k, threads, header, header_crc);
-  const LevelArray bytes = read_level(dir, pits, rules, k, threads, header, header_crc);
-  return PackedLevel::pack(BoardIndexer(pits, k), k, bytes, 0, threads);
+  LevelArray bytes = read_level(dir, pits, rules, k, threads, header, header_crc);
+  return PackedLevel::pack(BoardIndexer(pits, k), k, std::move(bytes), 0, threads);  // in place
 }
 
 }  // namespace kalah::dbfile

@@ -40,6 +40,7 @@ inline constexpr std::uint32_t kHeaderSize = 64;
 inline constexpr std::uint32_t kPackedHeaderSize = 128;
 inline constexpr std::uint32_t kTableEntrySize = 24;
 inline constexpr std::uint32_t kDefaultBlockEntries = 1u << 20;
+inline constexpr std::uint32_t kMaxBlockBytes = 1u << 26;  // a reader refuses larger blocks
 
 struct Header {
   std::uint32_t version = kVersion;

@@ -3,6 +3,8 @@
 // byte for byte, resumes, and damage is detected and named like version 1's.
 #include "testing/catch.hpp"
 
+#include <functional>
+
 #include "solver/db/database.hpp"
 #include "solver/db/format.hpp"
 #include "solver/db/manifest.hpp"
@@ -15,6 +17,8 @@ namespace kalah {
 // Tampering with a packed image (a consistent checksum over inconsistent content).
 struct PackedLevelAccess {
   static std::uint64_t* lines(PackedLevel& p) { return reinterpret_cast<std::uint64_t*>(p.lines_mem_.data()); }
+  static std::vector<std::uint64_t>& group_first(PackedLevel& p) { return p.group_first_; }
+  static LevelArray& exceptions(PackedLevel& p) { return p.exceptions_; }
 };
 }  // namespace kalah
 
@@ -222,4 +226,55 @@ TEST_CASE("packed files: a packed load writes packed raw caches, maps them next 
   const EndgameDatabase bytes = EndgameDatabase::load(dir.path, 4, rules, -1, 0, true);
   CHECK(std::filesystem::exists(dbfile::raw_path(dir.path, 11)));
   CHECK(differences(reference, bytes) == 0);
+}
+
+TEST_CASE("packed files: levels of several blocks, and a mixed-format directory", "[db][files][packed]") {
+  const Rules rules;
+  ScratchDir one("mb1"), two("mb2");
+  build(one.path, 6, 15, rules, dbfile::kVersion);
+  build(two.path, 6, 15, rules, dbfile::kPackedVersion);
+  const std::vector<DbLevelInfo> levels = scan_database(two.path);
+  CHECK(levels[15].header.blocks >= 3);  // blocks cut through lines and across the image's parts
+  const EndgameDatabase reference = EndgameDatabase::load(one.path, 6, rules, -1, 0, false);
+  CHECK(differences(reference, EndgameDatabase::load(two.path, 6, rules, -1, 0, false, {}, 0)) == 0);
+  CHECK(differences(reference, EndgameDatabase::load(two.path, 6, rules, -1, 0, false)) == 0);
+
+  // A format-2 build to 9 seeds on a format-1 database of 15: levels 0..9 converted, 10..15
+  // kept as they are (and in the manifest); every layout reads the same values.
+  build(one.path, 6, 9, rules, dbfile::kPackedVersion);
+  const DbScan scan = inspect_database(one.path);
+  REQUIRE(scan.max_seeds() == 15);
+  CHECK(scan.levels[9].header.version == dbfile::kPackedVersion);
+  CHECK(scan.levels[10].header.version == dbfile::kVersion);
+  CHECK(differences(reference, EndgameDatabase::load(one.path, 6, rules, -1, 0, false, {}, 0)) == 0);
+  CHECK(differences(reference, EndgameDatabase::load(one.path, 6, rules, -1, 0, false)) == 0);
+  CHECK(verify_database(one.path, 2).max_seeds == 15);
+}
+
+TEST_CASE("packed files: images whose checksums hold but whose content is inconsistent are refused",
+          "[db][files][packed]") {
+  const Rules rules;
+  ScratchDir dir("pimage2");
+  build(dir.path, 4, 13, rules, dbfile::kPackedVersion);
+  auto refused = [&](const std::function<void(PackedLevel&)>& tamper, const std::string& what) {
+    PackedLevel p = dbfile::read_packed_level(dir.path, 4, rules, 13);
+    tamper(p);
+    ScratchDir other("pimage3");
+    dbfile::write_packed_level(other.path, 4, rules, p);
+    try {
+      (void)dbfile::read_packed_level(other.path, 4, rules, 13);
+    } catch (const DatabaseError& e) {
+      CHECK(std::string(e.what()).find(what) != std::string::npos);
+      return;
+    }
+    FAIL("an inconsistent image was read: " << what);
+  };
+  {
+    const PackedLevel p = dbfile::read_packed_level(dir.path, 4, rules, 13);
+    REQUIRE(p.group_first().size() >= 2);
+    REQUIRE(p.exceptions() > 0);
+  }
+  refused([](PackedLevel& p) { PackedLevelAccess::group_first(p)[1] += 1; }, "exception offsets do not add up");
+  refused([](PackedLevel& p) { PackedLevelAccess::group_first(p)[0] = 1; }, "corrupt packed image");
+  refused([](PackedLevel& p) { PackedLevelAccess::exceptions(p)[0] = 100; }, "out of range");
 }

@@ -185,12 +185,12 @@ void PackedLevel::encode(const LevelArray& residual, int width, int threads) {
     std::uint64_t escapes = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : escapes)
     for (std::uint64_t g = 0; g < groups; ++g) {
-      std::vector<int> below(2 * k + 2);  // below[j]: residuals < j - k in the line
+      int below[2 * 127 + 2];  // below[j]: residuals < j - k in the line (k <= 127; no allocation in the region)
       const std::uint64_t line_end = std::min(plan.lines, (g + 1) * kGroupLines);
       std::uint64_t idx = g * kGroupLines * slots;
       for (std::uint64_t line = g * kGroupLines; line < line_end; ++line) {
         const int n = static_cast<int>(std::min<std::uint64_t>(slots, size - line * slots));
-        std::fill(below.begin(), below.end(), 0);
+        std::fill(below, below + 2 * k + 2, 0);
         for (int s = 0; s < n; ++s, ++idx) ++below[residual[idx] + k + 1];
         for (int j = 1; j <= 2 * k + 1; ++j) below[j] += below[j - 1];
         // The window [lo, lo + window) holding the most residuals.
@@ -342,7 +342,8 @@ PackedLevel PackedLevel::adopt(const BoardIndexer& ix, int k, const Shape& shape
   return p;
 }
 
-void PackedLevel::check_image() const {
+void PackedLevel::check_image(int threads) const {
+  if (threads <= 0) threads = omp_get_max_threads();
   for (std::int16_t w : weights_)
     if (w < -4096 || w > 4096) throw std::invalid_argument("packed weight " + std::to_string(w) + " out of range");
   for (std::uint64_t i = 0; i < exceptions_.size(); ++i)
@@ -352,7 +353,7 @@ void PackedLevel::check_image() const {
   // the level's last board are zero in a sound image, so they count too: stricter).
   const std::uint64_t groups = group_first_.size();
   std::uint64_t bad_line = ~std::uint64_t(0), bad_group = ~std::uint64_t(0);
-#pragma omp parallel for schedule(dynamic, 16) reduction(min : bad_line, bad_group)
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) reduction(min : bad_line, bad_group)
   for (std::uint64_t g = 0; g < groups; ++g) {
     std::uint64_t in_group = 0;
     const std::uint64_t line_end = std::min(lines_, (g + 1) * kGroupLines);

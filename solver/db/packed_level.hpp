@@ -130,7 +130,7 @@ class PackedLevel {
   // follows from the escapes of the lines before it in its group, the groups' offsets add up to
   // the exception count, and every exception and weight is in range. (Checksums guard the
   // rest; this keeps a probe inside the arrays whatever the bytes.)
-  void check_image() const;
+  void check_image(int threads = 0) const;
 
   // The stored image (for files and tests): the lines, the group offsets, the exceptions, the
   // weights [pit][seeds].

@@ -244,6 +244,16 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
           prev_bytes = fs::file_size(file);
           sum.bytes_on_disk += prev_bytes;
           manifest.levels.push_back({k, prev_bytes, header_crc});
+          if (h.version != o.format && previous && previous->pits == o.pits &&
+              previous->rules.same_values_as(o.rules)) {
+            // The previous manifest recorded the file just replaced: record the converted levels
+            // and the previous manifest's others, so that an interrupted conversion leaves a
+            // readable (mixed-format) database.
+            DbManifest now = manifest;
+            for (int j = k + 1; j <= previous->max_seeds(); ++j) now.levels.push_back(previous->levels[j]);
+            now.target_max_seeds = std::max(previous->target_max_seeds, now.max_seeds());
+            write_manifest(dir, now);
+          }
           ++sum.levels_reused;
           if (events.level_reused) events.level_reused(k);
           continue;
