@@ -13,6 +13,22 @@ namespace kalah {
 
 namespace {
 
+// f(index, bits) for every board of level k, in chunks of consecutive boards on `threads` threads.
+template <class F>
+void for_each_board(const BoardIndexer& ix, int k, int threads, F&& f) {
+  const std::uint64_t size = ix.count(k);
+  constexpr std::uint64_t kChunk = std::uint64_t(1) << 16;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (std::uint64_t first = 0; first < size; first += kChunk) {
+    const std::uint64_t end = std::min(size, first + kChunk);
+    Board b = ix.board(k, first);
+    for (std::uint64_t idx = first; idx < end; ++idx) {
+      f(idx, base::to_bits(b));
+      if (idx + 1 < end) ix.next(b);
+    }
+  }
+}
+
 // Bits of x where a run of `width` one bits starts (only the bits a mask selects matter).
 inline std::uint64_t all_ones_runs(std::uint64_t x, int width) {
   std::uint64_t t = x;
@@ -148,16 +164,9 @@ PackedLevel PackedLevel::pack(const BoardIndexer& ix, int k, LevelArray&& values
   // Every board's residual u - q in [-k, k], in place of its value (the plans and the encoding
   // read only it).
   LevelArray& residual = values;
-  constexpr std::uint64_t kChunk = std::uint64_t(1) << 16;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (std::uint64_t first = 0; first < size; first += kChunk) {
-    const std::uint64_t end = std::min(size, first + kChunk);
-    Board b = ix.board(k, first);
-    for (std::uint64_t idx = first; idx < end; ++idx) {
-      residual[idx] = static_cast<std::int8_t>((residual[idx] + k) / 2 - p.guess(base::to_bits(b)));
-      if (idx + 1 < end) ix.next(b);
-    }
-  }
+  for_each_board(ix, k, threads, [&](std::uint64_t idx, base::u128 bits) {
+    residual[idx] = static_cast<std::int8_t>((residual[idx] + k) / 2 - p.guess(bits));
+  });
   p.encode(residual, width, threads);
   return p;
 }
@@ -266,16 +275,8 @@ void PackedLevel::encode(const LevelArray& residual, int width, int threads) {
 LevelArray PackedLevel::unpack(const BoardIndexer& ix, int threads) const {
   if (threads <= 0) threads = omp_get_max_threads();
   LevelArray out(size_);
-  constexpr std::uint64_t kChunk = std::uint64_t(1) << 16;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (std::uint64_t first = 0; first < size_; first += kChunk) {
-    const std::uint64_t end = std::min(size_, first + kChunk);
-    Board b = ix.board(k_, first);
-    for (std::uint64_t idx = first; idx < end; ++idx) {
-      out[idx] = static_cast<std::int8_t>(value(idx, base::to_bits(b)));
-      if (idx + 1 < end) ix.next(b);
-    }
-  }
+  for_each_board(ix, k_, threads,
+                 [&](std::uint64_t idx, base::u128 bits) { out[idx] = static_cast<std::int8_t>(value(idx, bits)); });
   return out;
 }
 

@@ -189,22 +189,24 @@ RawWriteResult write_raw_cache(const fs::path& dir, const Header& h, std::uint32
       free_bytes);
 }
 
-LevelArray load_level(const fs::path& dir, int pits, const Rules& rules, int k, RawCacheState& cache, int threads) {
-  if (!cache.enabled) return read_level(dir, pits, rules, k, threads);
-  const fs::path file = level_path(dir, k);
-  std::uint32_t header_crc = 0;
-  const Header h = read_header(file, &header_crc);
-  check_level_header(file, h, pits, rules, k);
+namespace {
+
+// Level k through its cache: the mapped cache when `map` gives one (a damaged one is noted),
+// else `read` (which also gives the header and header CRC read with the level's data), after
+// which `write` writes the cache when cache.write allows (a problem worth saying noted, once).
+template <class Level, class Map, class Read, class Write>
+Level load_through_cache(const fs::path& file, RawCacheState& cache, Map&& map, Read&& read, Write&& write) {
   std::string damage;
-  if (std::optional<LevelArray> mapped = map_raw_cache(dir, h, header_crc, &damage)) return std::move(*mapped);
+  if (std::optional<Level> mapped = map(&damage)) return std::move(*mapped);
   if (!damage.empty() && cache.note)
     cache.note(damage + "; loading " + file.filename().string() + " instead and rewriting the cache");
-  // The cache is written with the header read together with the entries (the level file may
+  // The cache is written with the header read together with the data (the level file may
   // have been replaced since read_header).
-  Header read;
-  LevelArray level = read_level(dir, pits, rules, k, threads, &read, &header_crc);
+  Header read_header_back;
+  std::uint32_t header_crc = 0;
+  Level level = read(&read_header_back, &header_crc);
   if (cache.write) {
-    const RawWriteResult w = write_raw_cache(dir, read, header_crc, level, cache.free_bytes);
+    const RawWriteResult w = write(read_header_back, header_crc, level);
     if (!w.written) {
       cache.write = false;
       if (!w.problem.empty() && cache.note)
@@ -212,6 +214,22 @@ LevelArray load_level(const fs::path& dir, int pits, const Rules& rules, int k, 
     }
   }
   return level;
+}
+
+}  // namespace
+
+LevelArray load_level(const fs::path& dir, int pits, const Rules& rules, int k, RawCacheState& cache, int threads) {
+  if (!cache.enabled) return read_level(dir, pits, rules, k, threads);
+  const fs::path file = level_path(dir, k);
+  std::uint32_t header_crc = 0;
+  const Header h = read_header(file, &header_crc);
+  check_level_header(file, h, pits, rules, k);
+  return load_through_cache<LevelArray>(
+      file, cache, [&](std::string* damage) { return map_raw_cache(dir, h, header_crc, damage); },
+      [&](Header* read, std::uint32_t* crc) { return read_level(dir, pits, rules, k, threads, read, crc); },
+      [&](const Header& read, std::uint32_t crc, const LevelArray& level) {
+        return write_raw_cache(dir, read, crc, level, cache.free_bytes);
+      });
 }
 
 namespace {
@@ -351,22 +369,14 @@ PackedLevel load_packed_level(const fs::path& dir, int pits, const Rules& rules,
   const Header h = read_header(file, &header_crc);
   check_level_header(file, h, pits, rules, k);
   const BoardIndexer ix(pits, k);
-  std::string damage;
-  if (std::optional<PackedLevel> mapped = map_packed_raw_cache(dir, ix, h, header_crc, &damage))
-    return std::move(*mapped);
-  if (!damage.empty() && cache.note)
-    cache.note(damage + "; loading " + file.filename().string() + " instead and rewriting the cache");
-  Header read;
-  PackedLevel level = read_packed_level(dir, pits, rules, k, threads, &read, &header_crc);
-  if (cache.write && read.version == kPackedVersion) {
-    const RawWriteResult w = write_packed_raw_cache(dir, read, header_crc, level, cache.free_bytes);
-    if (!w.written) {
-      cache.write = false;
-      if (!w.problem.empty() && cache.note)
-        cache.note(w.problem + "; no more cache files written in this load (--no-db-cache turns them off)");
-    }
-  }
-  return level;
+  return load_through_cache<PackedLevel>(
+      file, cache, [&](std::string* damage) { return map_packed_raw_cache(dir, ix, h, header_crc, damage); },
+      [&](Header* read, std::uint32_t* crc) { return read_packed_level(dir, pits, rules, k, threads, read, crc); },
+      [&](const Header& read, std::uint32_t crc, const PackedLevel& level) {
+        // A format-1 file packed at load has no packed cache (its own raw cache serves it).
+        return read.version == kPackedVersion ? write_packed_raw_cache(dir, read, crc, level, cache.free_bytes)
+                                              : RawWriteResult{true, {}};
+      });
 }
 
 }  // namespace kalah::dbfile
