@@ -297,7 +297,7 @@ std::vector<std::span<unsigned char>> PackedLevel::image_for_filling() {
   return out;
 }
 
-PackedLevel PackedLevel::with_shape(const BoardIndexer& ix, int k, const Shape& shape) {
+PackedLevel PackedLevel::shaped(const BoardIndexer& ix, int k, const Shape& shape) {
   if (k < 0 || k > ix.max_seeds() || k > 127) throw std::invalid_argument("packed level out of the indexer's range");
   if (shape.width < 2 || shape.width > 4)
     throw std::invalid_argument("packed width " + std::to_string(shape.width) + " (2, 3 or 4 expected)");
@@ -314,27 +314,24 @@ PackedLevel PackedLevel::with_shape(const BoardIndexer& ix, int k, const Shape& 
                                 std::to_string(shape.groups) + " groups, " + std::to_string(shape.weights) +
                                 " weights, " + std::to_string(shape.exceptions) + " exceptions) is not level " +
                                 std::to_string(k) + "'s at " + std::to_string(shape.width) + " bits");
+  return p;
+}
+
+PackedLevel PackedLevel::with_shape(const BoardIndexer& ix, int k, const Shape& shape) {
+  PackedLevel p = shaped(ix, k, shape);
   p.lines_mem_ = LevelArray(p.lines_ * kLineBytes);  // uninitialised: the reader fills every line
-  p.group_first_.assign(groups, 0);
+  p.group_first_.assign(shape.groups, 0);
   p.exceptions_ = LevelArray(shape.exceptions);
-  p.weights_.assign(weights, 0);
+  p.weights_.assign(shape.weights, 0);
   return p;
 }
 
 PackedLevel PackedLevel::adopt(const BoardIndexer& ix, int k, const Shape& shape, LevelArray lines,
                                LevelArray exceptions, std::vector<std::int16_t> weights,
                                std::vector<std::uint64_t> group_first) {
-  if (k < 0 || k > ix.max_seeds() || k > 127 || shape.width < 2 || shape.width > 4)
-    throw std::invalid_argument("packed level out of the indexer's range, or a width other than 2, 3 or 4");
-  PackedLevel p;
-  p.pits_ = ix.pits();
-  p.k_ = k;
-  p.size_ = ix.count(k);
-  p.set_width(shape.width);
-  p.lines_ = (p.size_ + p.slots_ - 1) / p.slots_;
-  if (shape.lines != p.lines_ || shape.groups != (p.lines_ + kGroupLines - 1) / kGroupLines ||
-      shape.weights != static_cast<std::uint64_t>(p.pits_) * (k + 1) || lines.size() != p.lines_ * kLineBytes ||
-      exceptions.size() != shape.exceptions || weights.size() != shape.weights || group_first.size() != shape.groups)
+  PackedLevel p = shaped(ix, k, shape);
+  if (lines.size() != p.lines_ * kLineBytes || exceptions.size() != shape.exceptions ||
+      weights.size() != shape.weights || group_first.size() != shape.groups)
     throw std::invalid_argument("packed arrays do not have level " + std::to_string(k) + "'s shape");
   p.lines_mem_ = std::move(lines);
   p.exceptions_ = std::move(exceptions);

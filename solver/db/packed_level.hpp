@@ -153,6 +153,8 @@ class PackedLevel {
   // pack() once `residual` holds u - q of every board (q from this level's weights).
   void encode(const LevelArray& residual, int width, int threads);
   void set_width(int width);
+  // A level of level k's size and `shape` (checked against the level), without its arrays.
+  static PackedLevel shaped(const BoardIndexer& indexer, int k, const Shape& shape);
 
   int pits_ = 0, k_ = 0, width_ = 0, slots_ = 0;
   std::uint64_t escape_ = 0;

@@ -28,16 +28,24 @@ namespace {
 constexpr std::size_t kOffVersion = 8, kOffHeaderSize = 12, kOffSourceCrc = 32, kOffEntriesCrc = 36, kOffFileSize = 40,
                       kOffHeaderCrc = kRawHeaderSize - 4;
 
-// The cache header for level file header `h` (header CRC `source_crc`) and entries CRC `entries_crc`.
-std::vector<unsigned char> encode(const Header& h, std::uint32_t source_crc, std::uint32_t entries_crc) {
+// The fields both cache headers share (bytes 0..47) for level file header `h` (header CRC
+// `source_crc`), a cache of format `version` whose data after the header have CRC `data_crc`.
+std::vector<unsigned char> cache_prologue(std::uint32_t version, const Header& h, std::uint32_t source_crc,
+                                          std::uint32_t data_crc, std::uint64_t file_size) {
   std::vector<unsigned char> b(kRawHeaderSize, 0);
   std::memcpy(b.data(), kRawMagic, 8);
-  put_le<std::uint32_t>(b.data() + kOffVersion, kRawVersion);
+  put_le<std::uint32_t>(b.data() + kOffVersion, version);
   put_le<std::uint32_t>(b.data() + kOffHeaderSize, kRawHeaderSize);
   put_level_fields(b.data(), h);
   put_le<std::uint32_t>(b.data() + kOffSourceCrc, source_crc);
-  put_le<std::uint32_t>(b.data() + kOffEntriesCrc, entries_crc);
-  put_le<std::uint64_t>(b.data() + kOffFileSize, kRawHeaderSize + h.entries);
+  put_le<std::uint32_t>(b.data() + kOffEntriesCrc, data_crc);
+  put_le<std::uint64_t>(b.data() + kOffFileSize, file_size);
+  return b;
+}
+
+// The cache header for level file header `h` (header CRC `source_crc`) and entries CRC `entries_crc`.
+std::vector<unsigned char> encode(const Header& h, std::uint32_t source_crc, std::uint32_t entries_crc) {
+  std::vector<unsigned char> b = cache_prologue(kRawVersion, h, source_crc, entries_crc, kRawHeaderSize + h.entries);
   put_le<std::uint32_t>(b.data() + kOffHeaderCrc, crc32c(b.data(), kOffHeaderCrc));
   return b;
 }
@@ -252,14 +260,7 @@ struct PackedLayout {
 
 std::vector<unsigned char> encode_packed(const Header& h, std::uint32_t source_crc, std::uint32_t data_crc) {
   const PackedLayout at(h.packed);
-  std::vector<unsigned char> b(kRawHeaderSize, 0);
-  std::memcpy(b.data(), kRawMagic, 8);
-  put_le<std::uint32_t>(b.data() + kOffVersion, kPackedRawVersion);
-  put_le<std::uint32_t>(b.data() + kOffHeaderSize, kRawHeaderSize);
-  put_level_fields(b.data(), h);
-  put_le<std::uint32_t>(b.data() + kOffSourceCrc, source_crc);
-  put_le<std::uint32_t>(b.data() + kOffEntriesCrc, data_crc);
-  put_le<std::uint64_t>(b.data() + kOffFileSize, at.size);
+  std::vector<unsigned char> b = cache_prologue(kPackedRawVersion, h, source_crc, data_crc, at.size);
   put_le<std::uint32_t>(b.data() + kOffWidth, static_cast<std::uint32_t>(h.packed.width));
   put_le<std::uint32_t>(b.data() + kOffWeights, static_cast<std::uint32_t>(h.packed.weights));
   put_le<std::uint64_t>(b.data() + kOffLines, h.packed.lines);
