@@ -79,6 +79,18 @@ void remove_stale_temporaries(const fs::path& dir, const fs::path& file) {
   }
 }
 
+// The first head.size() bytes of the file `fd`; false when they cannot all be read.
+bool read_head(int fd, std::vector<unsigned char>& head) {
+  std::size_t got = 0;
+  while (got < head.size()) {
+    const ssize_t n = ::pread(fd, head.data() + got, head.size() - got, static_cast<off_t>(got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    got += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
 // Errors of a directory (or filesystem) that is simply not writable.
 bool not_writable(int err) { return err == EACCES || err == EPERM || err == EROFS; }
 
@@ -101,13 +113,7 @@ std::optional<LevelArray> map_raw_cache(const fs::path& dir, const Header& h, st
   const auto size = static_cast<std::uint64_t>(st.st_size);
   if (size < kRawHeaderSize) return std::nullopt;
   std::vector<unsigned char> head(kRawHeaderSize);
-  std::size_t got = 0;
-  while (got < head.size()) {
-    const ssize_t n = ::pread(f.fd, head.data() + got, head.size() - got, static_cast<off_t>(got));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return std::nullopt;
-    got += static_cast<std::size_t>(n);
-  }
+  if (!read_head(f.fd, head)) return std::nullopt;
   // The header must be the one written for exactly this level file.
   const std::vector<unsigned char> want = encode(h, header_crc, get_le<std::uint32_t>(head.data() + kOffEntriesCrc));
   if (get_le<std::uint32_t>(head.data() + kOffHeaderCrc) != crc32c(head.data(), kOffHeaderCrc) || head != want ||
@@ -294,13 +300,7 @@ std::optional<PackedLevel> map_packed_raw_cache(const fs::path& dir, const Board
   const PackedLayout at(h.packed);
   if (size != at.size) return std::nullopt;
   std::vector<unsigned char> head(kRawHeaderSize);
-  std::size_t got = 0;
-  while (got < head.size()) {
-    const ssize_t n = ::pread(f.fd, head.data() + got, head.size() - got, static_cast<off_t>(got));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return std::nullopt;
-    got += static_cast<std::size_t>(n);
-  }
+  if (!read_head(f.fd, head)) return std::nullopt;
   const std::uint32_t data_crc = get_le<std::uint32_t>(head.data() + kOffEntriesCrc);
   if (head != encode_packed(h, header_crc, data_crc)) return std::nullopt;
   // Two read-only mappings: header and lines; exceptions and the tail (page-aligned offsets).
