@@ -74,4 +74,23 @@ ProbeRateReport measure_probe_rate(const EndgameDatabase& db, const ProbeRateOpt
   return r;
 }
 
+ProbeRateReport measure_database_probe_rate(const std::filesystem::path& dir, SessionConfig::DatabaseLayout layout,
+                                            int max_seeds, const ProbeRateOptions& options, bool raw_cache,
+                                            const std::function<void(const std::string&)>& note) {
+  const DbScan scan = inspect_database(dir);
+  const dbfile::Header& h0 = scan.levels.front().header;
+  if (max_seeds > scan.max_seeds())
+    throw std::invalid_argument("--db-seeds must be 0.." + std::to_string(scan.max_seeds()) + " for this database");
+  if (max_seeds < 0) max_seeds = scan.max_seeds();
+  const auto t0 = std::chrono::steady_clock::now();
+  const EndgameDatabase db =
+      EndgameDatabase::load(dir, h0.pits, h0.rules, max_seeds, 0, raw_cache, note, holds_packed(layout, scan) ? 0 : -1);
+  const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ProbeRateReport r = measure_probe_rate(db, options);
+  r.directory = dir.string();
+  r.max_seeds = max_seeds;
+  r.load_seconds = load_seconds;
+  return r;
+}
+
 }  // namespace kalah::api

@@ -11,7 +11,11 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
 
+#include "solver/api/session.hpp"
 #include "solver/db/database.hpp"
 
 namespace kalah::api {
@@ -24,6 +28,9 @@ struct ProbeRateOptions {
 };
 
 struct ProbeRateReport {
+  std::string directory;  // when measured by measure_database_probe_rate
+  int max_seeds = -1;
+  double load_seconds = 0;
   std::uint64_t boards = 0, probes = 0;
   int batch = 0;
   double ns_single = 0;        // ns a read, one at a time
@@ -36,5 +43,12 @@ struct ProbeRateReport {
 
 // One thread. Throws std::invalid_argument for an empty database or zero boards/probes/batch.
 ProbeRateReport measure_probe_rate(const EndgameDatabase& db, const ProbeRateOptions& options = {});
+
+// Load levels 0..max_seeds (all when < 0) of the database in `dir` in `layout` (as a session
+// would: holds_packed) and measure them. Throws DatabaseError; std::invalid_argument for a
+// max_seeds beyond the directory's levels. raw_cache and note: as EndgameDatabase::load's.
+ProbeRateReport measure_database_probe_rate(const std::filesystem::path& dir, SessionConfig::DatabaseLayout layout,
+                                            int max_seeds, const ProbeRateOptions& options, bool raw_cache = true,
+                                            const std::function<void(const std::string&)>& note = {});
 
 }  // namespace kalah::api

@@ -143,6 +143,23 @@ Json to_json(const ProbeReport& r) {
   return j;
 }
 
+Json to_json(const ProbeRateReport& r) {
+  Json j;
+  j["directory"] = r.directory;
+  j["max_seeds"] = r.max_seeds;
+  j["layout"] = r.packed ? "packed" : "bytes";
+  j["memory_bytes"] = r.memory_bytes;
+  j["bits_per_board"] = r.bits_per_board;
+  j["load_seconds"] = r.load_seconds;
+  j["boards"] = r.boards;
+  j["probes"] = r.probes;
+  j["batch"] = r.batch;
+  j["ns_single"] = r.ns_single;
+  j["ns_batched"] = r.ns_batched;
+  j["value_sum"] = r.value_sum;
+  return j;
+}
+
 Json database_json(const std::string& dir, const DbScan& scan) {
   const dbfile::Header& h0 = scan.levels.front().header;
   const int max_seeds = scan.max_seeds();

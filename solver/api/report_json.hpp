@@ -11,6 +11,7 @@
 #include "solver/api/bench.hpp"
 #include "solver/api/db_stats.hpp"
 #include "solver/api/probe.hpp"
+#include "solver/api/probe_rate.hpp"
 #include "solver/api/reports.hpp"
 #include "solver/db/store.hpp"
 
@@ -35,6 +36,7 @@ Json to_json(const SolveReport& report);
 Json to_json(const OpeningsReport& report);
 Json to_json(const BenchReport& report);
 Json to_json(const ProbeReport& report);
+Json to_json(const ProbeRateReport& report);
 // `kalah replay`: the game record replayed (docs/replay.md).
 Json replay_json(const Replay& replay, const Rules& rules, Notation notation);
 // `kalah db info`: what the database directory `dir` holds.

@@ -27,6 +27,12 @@ std::uint64_t physical_memory_bytes() {
   return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
 }
 
+bool holds_packed(SessionConfig::DatabaseLayout layout, const DbScan& scan) {
+  using Layout = SessionConfig::DatabaseLayout;
+  return layout == Layout::packed ||
+         (layout == Layout::as_filed && scan.levels.front().header.version == dbfile::kPackedVersion);
+}
+
 Session::Session(SessionConfig config) : config_(std::move(config)) {
   const auto t0 = std::chrono::steady_clock::now();
   check_range("the number of pits", config_.pits, 1, kMaxPits);
@@ -56,10 +62,7 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
   if (!config_.database_dir.empty()) {
     const auto t1 = std::chrono::steady_clock::now();
     const DbScan scan = inspect_database(config_.database_dir);
-    using Layout = SessionConfig::DatabaseLayout;
-    const bool packed =
-        config_.database_layout == Layout::packed ||
-        (config_.database_layout == Layout::as_filed && scan.levels.front().header.version == dbfile::kPackedVersion);
+    const bool packed = holds_packed(config_.database_layout, scan);
     int seeds = config_.database_seeds;
     if (seeds < 0 && budget > 0) {
       // Every level when they fit beside the table; else the deepest prefix that does, said so.

@@ -18,6 +18,7 @@
 
 #include "engine/rules.hpp"
 #include "solver/db/database.hpp"
+#include "solver/db/store.hpp"
 #include "solver/search/solver.hpp"
 
 namespace kalah::api {
@@ -55,6 +56,10 @@ struct SessionConfig {
   std::function<void(const std::string&)> note;        // one-line notes while loading the database (a damaged cache)
   const std::atomic<bool>* cancel = nullptr;           // once set, work stops with search::Interrupted
 };
+
+// Whether a database directory scanned as `scan` is held packed under `layout` (as_filed:
+// when level 0's file is format 2).
+bool holds_packed(SessionConfig::DatabaseLayout layout, const DbScan& scan);
 
 class Session {
  public:

@@ -479,40 +479,26 @@ int run_probe_rate(const Args& args) {
   if (o.boards < 1 || o.boards > (std::uint64_t(1) << 30)) throw UsageError("--boards must be 1..2^30");
   if (o.probes < 1) throw UsageError("--probes must be positive");
   if (o.batch < 1 || o.batch > 64) throw UsageError("--batch must be 1..64");
+  using Layout = api::SessionConfig::DatabaseLayout;
+  const Layout held = layout == "packed" ? Layout::packed : layout == "bytes" ? Layout::bytes : Layout::as_filed;
   const std::string dir = vm["dir"].as<std::string>();
-  const DbScan scan = inspect_database(dir);
-  const dbfile::Header& h0 = scan.levels.front().header;
-  const int seeds = vm.count("db-seeds") ? vm["db-seeds"].as<int>() : scan.max_seeds();
-  if (seeds < 0 || seeds > scan.max_seeds())
-    throw UsageError("--db-seeds must be 0.." + std::to_string(scan.max_seeds()) + " for this database");
-  const bool packed = layout == "packed" || (layout == "filed" && h0.version == dbfile::kPackedVersion);
-  const auto t0 = std::chrono::steady_clock::now();
-  const EndgameDatabase db = EndgameDatabase::load(
-      dir, h0.pits, h0.rules, seeds, 0, !vm.count("no-db-cache"),
-      [](const std::string& line) { std::cerr << "note: " << line << "\n"; }, packed ? 0 : -1);
-  const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const api::ProbeRateReport r = api::measure_probe_rate(db, o);
+  const int seeds = vm.count("db-seeds") ? vm["db-seeds"].as<int>() : -1;
+  if (vm.count("db-seeds") && seeds < 0) throw UsageError("--db-seeds must not be negative");
+  api::ProbeRateReport r;
+  try {
+    r = api::measure_database_probe_rate(dir, held, seeds, o, !vm.count("no-db-cache"),
+                                         [](const std::string& line) { std::cerr << "note: " << line << "\n"; });
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
   if (vm.count("json")) {
-    api::Json j;
-    j["directory"] = dir;
-    j["max_seeds"] = seeds;
-    j["layout"] = r.packed ? "packed" : "bytes";
-    j["memory_bytes"] = r.memory_bytes;
-    j["bits_per_board"] = r.bits_per_board;
-    j["load_seconds"] = load_seconds;
-    j["boards"] = r.boards;
-    j["probes"] = r.probes;
-    j["batch"] = r.batch;
-    j["ns_single"] = r.ns_single;
-    j["ns_batched"] = r.ns_batched;
-    j["value_sum"] = r.value_sum;
-    std::cout << api::json_text(j) << "\n";
+    std::cout << api::json_text(api::to_json(r)) << "\n";
     return 0;
   }
-  std::cout << "database     " << dir << " (levels 0.." << seeds << ", " << (r.packed ? "packed" : "one byte a board")
-            << ", " << byte_text(r.memory_bytes) << ", " << fixed(r.bits_per_board, 2) << " bits a board; loaded in "
-            << fixed(load_seconds, 2) << " s)\n"
-            << "boards       " << group(r.boards) << " random boards of levels 0.." << seeds << " (value sum "
+  std::cout << "database     " << dir << " (levels 0.." << r.max_seeds << ", "
+            << (r.packed ? "packed" : "one byte a board") << ", " << byte_text(r.memory_bytes) << ", "
+            << fixed(r.bits_per_board, 2) << " bits a board; loaded in " << fixed(r.load_seconds, 2) << " s)\n"
+            << "boards       " << group(r.boards) << " random boards of levels 0.." << r.max_seeds << " (value sum "
             << r.value_sum << ")\n"
             << "one by one   " << fixed(r.ns_single, 1) << " ns a read (" << group(r.probes) << " reads, 1 thread)\n"
             << "batched      " << fixed(r.ns_batched, 1) << " ns a read (" << r.batch << " prefetched together)\n";

@@ -8,6 +8,9 @@
 
 #include <cassert>
 #include <cstdint>
+#include <deque>
+#include <span>
+#include <vector>
 
 #include "solver/base/board_bits.hpp"
 #include "solver/db/level.hpp"
@@ -37,6 +40,24 @@ class LevelView {
   const std::int8_t* bytes_ = nullptr;
   const PackedLevel* packed_ = nullptr;
   std::uint64_t size_ = 0;
+};
+
+// Complete levels 0, 1, ... owned in either layout, with a view of each. A level never moves
+// once added (deques), so the views stay valid as levels are added.
+class HeldLevels {
+ public:
+  const LevelView& add(LevelArray level) { return views_.emplace_back(bytes_.emplace_back(std::move(level))); }
+  const LevelView& add(PackedLevel level) { return views_.emplace_back(packed_.emplace_back(std::move(level))); }
+  std::span<const LevelView> views() const { return views_; }
+  int size() const { return static_cast<int>(views_.size()); }
+  // The level added last, in the layout it was added in (requires one).
+  const LevelArray& last_bytes() const { return bytes_.back(); }
+  const PackedLevel& last_packed() const { return packed_.back(); }
+
+ private:
+  std::deque<LevelArray> bytes_;
+  std::deque<PackedLevel> packed_;
+  std::vector<LevelView> views_;
 };
 
 }  // namespace kalah

@@ -195,15 +195,7 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
   manifest.pits = o.pits;
   manifest.rules = o.rules;
   const bool packed = o.format == dbfile::kPackedVersion;
-  // The complete levels, one byte a board (format 1) or packed (format 2), and views of them
-  // (reserved: the views point into the vectors).
-  std::vector<LevelArray> byte_levels;
-  std::vector<PackedLevel> packed_levels;
-  std::vector<LevelView> views;
-  byte_levels.reserve(o.max_seeds + 1);
-  packed_levels.reserve(o.max_seeds + 1);
-  auto keep_bytes = [&](LevelArray level) { views.emplace_back(byte_levels.emplace_back(std::move(level))); };
-  auto keep_packed = [&](PackedLevel level) { views.emplace_back(packed_levels.emplace_back(std::move(level))); };
+  HeldLevels levels;             // the complete levels, one byte a board (format 1) or packed (format 2)
   std::uint64_t prev_bytes = 0;  // file size of level k - 1
   for (int k = 0; k <= o.max_seeds; ++k) {
     if (o.cancel && o.cancel->load(std::memory_order_relaxed)) throw BuildInterrupted(k);
@@ -226,15 +218,15 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
       if (header_ok) {
         try {
           if (packed)
-            keep_packed(dbfile::read_packed_level(dir, o.pits, o.rules, k, o.threads));
+            levels.add(dbfile::read_packed_level(dir, o.pits, o.rules, k, o.threads));
           else
-            keep_bytes(dbfile::read_level(dir, o.pits, o.rules, k, o.threads));
+            levels.add(dbfile::read_level(dir, o.pits, o.rules, k, o.threads));
           if (h.version != o.format) {
             // Values are the same in either format: convert the file instead of recomputing it.
             const dbfile::WriteStats ws =
                 packed
-                    ? dbfile::write_packed_level(dir, o.pits, o.rules, packed_levels.back(), o.threads, o.compression)
-                    : dbfile::write_level(dir, o.pits, o.rules, k, byte_levels.back(), o.threads, o.compression);
+                    ? dbfile::write_packed_level(dir, o.pits, o.rules, levels.last_packed(), o.threads, o.compression)
+                    : dbfile::write_level(dir, o.pits, o.rules, k, levels.last_bytes(), o.threads, o.compression);
             header_crc = ws.header_crc;
             note("level " + std::to_string(k) + ": converted " + file.filename().string() + " from format " +
                  std::to_string(h.version) + " to " + std::to_string(o.format) + " (checksums verified)");
@@ -258,7 +250,7 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
           if (events.level_reused) events.level_reused(k);
           continue;
         } catch (const DatabaseError& e) {
-          if (static_cast<int>(views.size()) > k) throw;  // the level was read: writing it failed
+          if (levels.size() > k) throw;  // the level was read: writing it failed
           note(std::string(e.what()) + "; rebuilding level " + std::to_string(k));
         }
       }
@@ -273,16 +265,16 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
                           ") free; free some space and run the build again (it resumes)");
     const auto t1 = std::chrono::steady_clock::now();
     LevelArray level(ix.count(k));
-    build_level(ix, o.rules, k, views, level, o.threads, events.progress, o.cancel);
+    build_level(ix, o.rules, k, levels.views(), level, o.threads, events.progress, o.cancel);
     dbfile::WriteStats ws;
     if (packed) {
       PackedLevel p = PackedLevel::pack(ix, k, std::move(level), 0, o.threads);  // in place of the bytes
       level = LevelArray();
       ws = dbfile::write_packed_level(dir, o.pits, o.rules, p, o.threads, o.compression);
-      keep_packed(std::move(p));
+      levels.add(std::move(p));
     } else {
       ws = dbfile::write_level(dir, o.pits, o.rules, k, level, o.threads, o.compression);
-      keep_bytes(std::move(level));
+      levels.add(std::move(level));
     }
     sum.bytes_on_disk += ws.bytes;
     prev_bytes = ws.bytes;
@@ -431,20 +423,15 @@ DbVerifySummary verify_database(const fs::path& dir, int threads, const std::fun
   sum.max_seeds = scan.levels.back().level;
   if (started) started(scan);
   const BoardIndexer ix(sum.pits, sum.max_seeds);
-  // Each level as its file holds it (version 2 stays packed); the views point into the vectors.
-  std::vector<LevelArray> byte_levels;
-  std::vector<PackedLevel> packed_levels;
-  std::vector<LevelView> views;
-  byte_levels.reserve(sum.max_seeds + 1);
-  packed_levels.reserve(sum.max_seeds + 1);
+  HeldLevels levels;  // each level as its file holds it (version 2 stays packed)
   for (int k = 0; k <= sum.max_seeds; ++k) {
     // Every checksum, and for a packed level the image's consistency.
     if (scan.levels[k].header.version == dbfile::kPackedVersion)
-      views.emplace_back(packed_levels.emplace_back(dbfile::read_packed_level(dir, sum.pits, sum.rules, k, threads)));
+      levels.add(dbfile::read_packed_level(dir, sum.pits, sum.rules, k, threads));
     else
-      views.emplace_back(byte_levels.emplace_back(dbfile::read_level(dir, sum.pits, sum.rules, k, threads)));
+      levels.add(dbfile::read_level(dir, sum.pits, sum.rules, k, threads));
     std::uint64_t first_bad = 0;
-    const std::uint64_t bad = verify_level(ix, sum.rules, k, views, threads, &first_bad);
+    const std::uint64_t bad = verify_level(ix, sum.rules, k, levels.views(), threads, &first_bad);
     if (bad)
       throw DatabaseError(scan.levels[k].file.string() + ": " + std::to_string(bad) +
                           " entries differ from the values re-derived from their successors (first at index " +
