@@ -55,7 +55,8 @@ ProbeRateReport measure_probe_rate(const EndgameDatabase& db, const ProbeRateOpt
   std::uint64_t done = 0;
   for (std::uint64_t j = 0; done < o.probes;) {
     const std::uint64_t n = std::min({batch, o.boards - j, o.probes - done});
-    for (std::uint64_t b = 0; b < n; ++b) __builtin_prefetch(db.address(probes[j + b].level, probes[j + b].index));
+    for (std::uint64_t b = 0; b < n; ++b)
+      __builtin_prefetch(db.address(probes[j + b].level, probes[j + b].index, probes[j + b].bits));
     for (std::uint64_t b = 0; b < n; ++b)
       sink += db.value_at(probes[j + b].level, probes[j + b].index, probes[j + b].bits);
     done += n;

@@ -19,6 +19,27 @@ SublevelIndexer::SublevelIndexer(int pits, int max_seeds) : m_(pits), max_seeds_
   for (int k = 0; k <= max_seeds; ++k)
     for (int s = 0; s <= k; ++s)
       first_[static_cast<std::size_t>(k) * (max_seeds + 2) + s + 1] = first(k, s) + count(k, s);
+  term_stride_ = max_seeds + 1;
+  term_.assign(static_cast<std::size_t>(m_) * term_stride_, 0);
+  for (int i = 0; i + 1 < m_; ++i)
+    for (int p = 0; p <= max_seeds; ++p) term_[static_cast<std::size_t>(i) * term_stride_ + p] = binomial(p + i, i + 1);
+}
+
+bool SublevelIndexer::next_side(std::uint8_t* cells) const {
+  // As BoardIndexer::next on one side: the first non-empty cell t after cell 0 gives a seed
+  // to cell t - 1, which also takes cell 0's.
+  int t = 1;
+  while (t < m_ && cells[t] == 0) ++t;
+  if (t == m_) {
+    cells[m_ - 1] = cells[0];
+    if (m_ > 1) cells[0] = 0;
+    return false;
+  }
+  const int low = cells[0];
+  cells[0] = 0;
+  cells[t - 1] = static_cast<std::uint8_t>(low + 1);
+  --cells[t];
+  return true;
 }
 
 std::uint64_t SublevelIndexer::position(const Board& b, int* s_out) const {

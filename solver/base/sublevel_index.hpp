@@ -16,12 +16,19 @@
 // (the mover's pits vary fastest, as in index order), and in its level
 //     first(k, s) + position in the sublevel,   first(k, s) = boards of sublevels (k, 0..s-1).
 // position() is a bijection of level k onto [0, BoardIndexer::count(k)).
+//
+// Pairs. Pair p of level k (p = 0 .. k / 2) is sublevel (k, p) followed by sublevel (k, k - p)
+// (one sublevel when 2p = k). A board's position in its pair is its position in its sublevel,
+// plus count(k, p) when it lies in the second one. A level packed a pair at a time
+// (solver/db/paired_level.hpp) stores its boards so.
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "engine/board.hpp"
+#include "solver/base/board_bits.hpp"
 
 namespace kalah {
 
@@ -50,6 +57,36 @@ class SublevelIndexer {
     }
     return r;
   }
+  // Pairs of level k, and the boards of pair p.
+  static int pairs(int k) { return k / 2 + 1; }
+  std::uint64_t pair_size(int k, int p) const { return count(k, p) + (2 * p == k ? 0 : count(k, k - p)); }
+
+  // Position of the board `bits` (k seeds) in its pair, and the pair in *pair. The ranks'
+  // prefix sums come from the whole board at once, then one table read a cell.
+  std::uint64_t pair_position(base::u128 bits, int k, int* pair) const {
+    alignas(16) std::uint8_t pre[16];
+    const base::u128 sums = base::prefix_sums(bits);
+    std::memcpy(pre, &sums, sizeof pre);
+    const int s = pre[m_ - 1];
+    const std::uint64_t* t = term_.data();
+    std::uint64_t mover = 0, opponent = 0;
+    for (int i = 0; i + 1 < m_; ++i, t += term_stride_) {
+      mover += t[pre[i]];
+      opponent += t[pre[m_ + i] - s];
+    }
+    const int p = s <= k - s ? s : k - s;
+    *pair = p;
+    return (s == p ? 0 : count(k, p)) + opponent * sides(s) + mover;
+  }
+  // The same for a Board.
+  std::uint64_t pair_position(const Board& b, int k, int* pair) const {
+    return pair_position(base::to_bits(b), k, pair);
+  }
+
+  // Step `cells`, one side of t > 0 or 0 seeds, to the side of the next rank. Returns false
+  // after the last rank (all seeds in cell 0), leaving the side at rank 0 (all in cell m - 1).
+  bool next_side(std::uint8_t* cells) const;
+
   // Position of `b` (k seeds) in its level, and its sublevel in *s when given.
   std::uint64_t position(const Board& b, int* s = nullptr) const;
   // The board of level k at `position` (requires position < C(k + 2m - 1, 2m - 1)).
@@ -63,6 +100,8 @@ class SublevelIndexer {
   int m_ = 0, max_seeds_ = 0;
   std::vector<std::uint64_t> binom_;  // C(n, r), n <= max_seeds + m, r <= m
   std::vector<std::uint64_t> first_;  // [k][s], s = 0..k+1
+  int term_stride_ = 0;
+  std::vector<std::uint64_t> term_;  // [i][prefix]: C(prefix + i, i + 1), i < m - 1
 };
 
 }  // namespace kalah

@@ -32,8 +32,11 @@ class LevelSolver {
 
   // views[0..k) are the complete lower levels. cur: level k under construction (entries
   // kUnknown until computed); null when verifying, where views[k] is the complete level k.
-  LevelSolver(const base::SowTables& tab, int k, const LevelView* views, std::int8_t* cur)
-      : kern_{tab}, k_(k), views_(views), cur_(cur) {}
+  // order: when given, cur holds one pair of sublevels of level k, in pair order (a board's
+  // same-level successors lie in its own pair), else the whole level in index order.
+  LevelSolver(const base::SowTables& tab, int k, const LevelView* views, std::int8_t* cur,
+              const SublevelIndexer* order = nullptr)
+      : kern_{tab}, k_(k), views_(views), cur_(cur), order_(order) {}
 
   // A board whose successors have been generated and their entries prefetched.
   struct Expanded {
@@ -55,10 +58,19 @@ class LevelSolver {
     for (std::uint64_t pits = K::nonempty_pits(x); pits; pits &= pits - 1) {
       const int pit = __builtin_ctzll(pits) >> 3;
       kern_.sow(x, k_, pit, &e.succ[n]);
-      e.at[n] = kern_.index(e.succ[n].board);
       const int level = e.succ[n].level;
-      __builtin_prefetch(level == k_ && cur_ ? static_cast<const void*>(cur_ + e.at[n])
-                                             : views_[level].address(e.at[n]));
+      if (level == k_ && cur_) {
+        if (order_) {
+          [[maybe_unused]] int pair = 0;
+          e.at[n] = order_->pair_position(e.succ[n].board, k_, &pair);
+        } else {
+          e.at[n] = kern_.index(e.succ[n].board);
+        }
+        __builtin_prefetch(cur_ + e.at[n]);
+      } else {
+        e.at[n] = kern_.index(e.succ[n].board);
+        __builtin_prefetch(views_[level].address(e.at[n], e.succ[n].board));
+      }
       ++n;
     }
     e.n = n;
@@ -112,6 +124,7 @@ class LevelSolver {
   int k_;
   const LevelView* views_;
   std::int8_t* cur_;
+  const SublevelIndexer* order_;
 };
 
 // Runs body(first, end) over [0, size) in chunks on `threads` threads, reporting progress;
@@ -146,11 +159,15 @@ void parallel_chunks(std::uint64_t size, int threads, int k, const LevelProgress
 
 namespace {
 
+// Computes the boards of `range` (a whole level, or a pair of sublevels with `order` its
+// sublevel order) into `level`, in the range's order.
 template <int M, Sowing S, Capture C, EndRule E>
-void build_level_impl(const BoardIndexer& ix, int k, std::span<const LevelView> lower, LevelArray& level, int threads,
-                      const LevelProgressFn& progress, const std::atomic<bool>* cancel) {
+void build_level_impl(const BoardIndexer& ix, const BoardRange& range, const SublevelIndexer* order,
+                      std::span<const LevelView> lower, LevelArray& level, int threads, const LevelProgressFn& progress,
+                      const std::atomic<bool>* cancel) {
+  const int k = range.level();
   const base::SowTables tab(ix, k);
-  const std::uint64_t size = ix.count(k);
+  const std::uint64_t size = range.size();
   parallel_chunks(
       size, threads, k, progress,
       [&](std::uint64_t first, std::uint64_t end) {
@@ -158,15 +175,16 @@ void build_level_impl(const BoardIndexer& ix, int k, std::span<const LevelView> 
         // ahead of being finished, so the cache misses of many boards overlap.
         using Solver = LevelSolver<M, S, C, E>;
         constexpr int kDepth = 8;
-        Solver solver(tab, k, lower.data(), level.data());
+        Solver solver(tab, k, lower.data(), level.data(), order);
         typename Solver::Expanded ring[kDepth];
         int head = 0, pending = 0;
         auto finish_one = [&](int slot) {
           const auto& e = ring[slot];
           if (solver.peek(e.idx) == LevelArray::kUnknown) solver.store(e.idx, solver.template finish<true>(e));
         };
-        Board b = ix.board(k, first);
-        for (std::uint64_t idx = first; idx < end; ++idx, ix.next(b)) {
+        Board b = range.board(first);
+        for (std::uint64_t idx = first; idx < end; ++idx) {
+          if (idx > first) range.next(b);
           if (solver.peek(idx) != LevelArray::kUnknown) continue;
           if (pending == kDepth) {
             finish_one(head);
@@ -219,8 +237,44 @@ void build_level(const BoardIndexer& ix, const Rules& rules, int k, std::span<co
     if (lower[j].size() != ix.count(j)) throw std::logic_error("build_level: a lower level of the wrong size");
   std::fill(level.data(), level.data() + size, LevelArray::kUnknown);
   base::dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
-    build_level_impl<M, S, C, E>(ix, k, lower.first(k), level, threads, progress, cancel);
+    build_level_impl<M, S, C, E>(ix, BoardRange::level(ix, k), nullptr, lower.first(k), level, threads, progress,
+                                 cancel);
   });
+}
+
+void build_level_pair(const BoardIndexer& ix, const SublevelIndexer& order, const Rules& rules, int k, int p,
+                      std::span<const LevelView> lower, LevelArray& pair, int threads, const LevelProgressFn& progress,
+                      const std::atomic<bool>* cancel) {
+  check_database_rules(rules);
+  if (k > 127 || static_cast<int>(lower.size()) < k || k > ix.max_seeds() || k > order.max_seeds() || p < 0 ||
+      p >= SublevelIndexer::pairs(k) || order.pits() != ix.pits() || pair.size() != order.pair_size(k, p))
+    throw std::logic_error("build_level_pair: level or pair out of range or pair array of the wrong size");
+  for (int j = 0; j < k; ++j)
+    if (lower[j].size() != ix.count(j)) throw std::logic_error("build_level_pair: a lower level of the wrong size");
+  std::fill(pair.data(), pair.data() + pair.size(), LevelArray::kUnknown);
+  base::dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
+    build_level_impl<M, S, C, E>(ix, BoardRange::pair(order, k, p), &order, lower.first(k), pair, threads, progress,
+                                 cancel);
+  });
+}
+
+PairedLevel build_paired_level(const BoardIndexer& ix, const Rules& rules, int k, std::span<const LevelView> lower,
+                               int width, int threads, const LevelProgressFn& progress,
+                               const std::atomic<bool>* cancel) {
+  PairedLevel level(ix.pits(), k);
+  const SublevelIndexer order(ix.pits(), k);
+  const std::uint64_t total = ix.count(k);
+  std::uint64_t before = 0;
+  for (int p = 0; p < SublevelIndexer::pairs(k); ++p) {
+    LevelArray pair(order.pair_size(k, p));
+    LevelProgressFn within;
+    if (progress)
+      within = [&](int level_k, std::uint64_t done, std::uint64_t) { progress(level_k, before + done, total); };
+    build_level_pair(ix, order, rules, k, p, lower, pair, threads, within, cancel);
+    before += pair.size();
+    level.add_pair(PackedLevel::pack(level.range(p), std::move(pair), width, threads));  // in place
+  }
+  return level;
 }
 
 void build_level(const BoardIndexer& ix, const Rules& rules, int k, std::vector<LevelArray>& levels, int threads,

@@ -24,8 +24,10 @@
 
 #include "engine/rules.hpp"
 #include "solver/base/board_index.hpp"
+#include "solver/base/sublevel_index.hpp"
 #include "solver/db/level.hpp"
 #include "solver/db/level_view.hpp"
+#include "solver/db/paired_level.hpp"
 
 namespace kalah {
 
@@ -52,6 +54,21 @@ void build_level(const BoardIndexer& indexer, const Rules& rules, int k, std::sp
 // The same with every level one byte a board: levels[k] receives level k.
 void build_level(const BoardIndexer& indexer, const Rules& rules, int k, std::vector<LevelArray>& levels, int threads,
                  const LevelProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+// Compute pair p of level k (solver/base/sublevel_index.hpp: the boards with p or k - p seeds
+// on the mover's side, which moves inside the level never leave) into `pair`, allocated by
+// the caller with order.pair_size(k, p) entries, in pair order. `order` is an indexer of
+// ix.pits() pits covering level k. Otherwise as build_level: the pair needs only the lower
+// levels, so a level can be built a pair at a time in the memory of its largest pair.
+void build_level_pair(const BoardIndexer& indexer, const SublevelIndexer& order, const Rules& rules, int k, int p,
+                      std::span<const LevelView> lower, LevelArray& pair, int threads,
+                      const LevelProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
+// Level k built a pair at a time, each pair packed (PackedLevel::pack, `width`) as soon as it is
+// complete: memory peaks at the packed pairs before it plus one pair of a byte a board.
+// Progress counts the level's boards.
+PairedLevel build_paired_level(const BoardIndexer& indexer, const Rules& rules, int k, std::span<const LevelView> lower,
+                               int width, int threads, const LevelProgressFn& progress = {},
+                               const std::atomic<bool>* cancel = nullptr);
 
 // Re-derive every entry of level k from its successors in levels[0..k] and compare it with
 // the stored one. Returns the number of entries that differ (0 for a sound level); the

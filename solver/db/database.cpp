@@ -45,9 +45,14 @@ EndgameDatabase::EndgameDatabase(int pits, const Rules& rules, std::vector<Level
 }
 
 void EndgameDatabase::make_views() {
+  // Packed: each level k is held in packed_[k] or, when that is empty, in paired_[k].
   views_.clear();
   for (const LevelArray& level : levels_) views_.emplace_back(level);
-  for (const PackedLevel& level : packed_) views_.emplace_back(level);
+  for (std::size_t k = 0; k < packed_.size(); ++k)
+    if (k < paired_.size() && paired_[k].pairs() > 0)
+      views_.emplace_back(paired_[k]);
+    else
+      views_.emplace_back(packed_[k]);
 }
 
 EndgameDatabase EndgameDatabase::build_in_memory(int pits, const Rules& rules, int max_seeds, int threads) {
@@ -87,6 +92,7 @@ void EndgameDatabase::pack(int width, int threads) {
 std::uint64_t EndgameDatabase::memory_bytes() const {
   std::uint64_t bytes = 0;
   for (const PackedLevel& p : packed_) bytes += p.bytes();
+  for (const PairedLevel& p : paired_) bytes += p.bytes();
   for (const LevelArray& a : levels_) bytes += a.size();
   return bytes;
 }

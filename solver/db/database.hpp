@@ -90,7 +90,7 @@ class EndgameDatabase {
   // only by assertions: requires 0 <= k <= max_seeds()).
   int value(const Board& b, int k) const { return value_at(k, indexer_.index(b), base::to_bits(b)); }
   // Prefetch the entry of `b` (k seeds) into the cache ahead of a value() call.
-  void prefetch(const Board& b, int k) const { __builtin_prefetch(address(k, indexer_.index(b))); }
+  void prefetch(const Board& b, int k) const { __builtin_prefetch(address(k, indexer_.index(b), base::to_bits(b))); }
 
   // The same for a caller that computed the board's index itself (the search: one index for
   // the prefetch and the read). `bits` is the board (solver/base/board_bits.hpp).
@@ -98,9 +98,9 @@ class EndgameDatabase {
     assert(0 <= k && k <= max_seeds_);
     return views_[k].value(index, bits);
   }
-  const void* address(int k, std::uint64_t index) const {
+  const void* address(int k, std::uint64_t index, base::u128 bits) const {
     assert(0 <= k && k <= max_seeds_);
-    return views_[k].address(index);
+    return views_[k].address(index, bits);
   }
   // Level k whichever way it is held.
   const LevelView& view(int k) const {
@@ -111,14 +111,19 @@ class EndgameDatabase {
   // Pack every level to 2-4 bits a board (PackedLevel; width 0: the smallest per level),
   // releasing the 1-byte levels one by one. Values are unchanged.
   void pack(int width = 0, int threads = 0);
-  bool packed() const { return !packed_.empty(); }
+  bool packed() const { return !packed_.empty() || !paired_.empty(); }
+  // Level k packed in index order (requires it to be so held), or by pairs.
+  const PackedLevel& packed_level(int k) const {
+    assert(0 <= k && k < static_cast<int>(packed_.size()));
+    return packed_[k];
+  }
+  const PairedLevel& paired_level(int k) const {
+    assert(0 <= k && k < static_cast<int>(paired_.size()));
+    return paired_[k];
+  }
   // Bytes the levels hold in memory, and bits a board.
   std::uint64_t memory_bytes() const;
   double bits_per_board() const { return entries() ? 8.0 * double(memory_bytes()) / double(entries()) : 0.0; }
-  const PackedLevel& packed_level(int k) const {
-    assert(packed() && 0 <= k && k <= max_seeds_);
-    return packed_[k];
-  }
 
   const BoardIndexer& indexer() const { return indexer_; }
   // Level k as one byte a board (requires !packed()).
@@ -133,9 +138,12 @@ class EndgameDatabase {
   int max_seeds_ = -1;
   Rules rules_;
   BoardIndexer indexer_;
-  std::vector<LevelArray> levels_;   // levels_[k][index(board)]; empty once packed
-  std::vector<PackedLevel> packed_;  // the levels once packed
-  std::vector<LevelView> views_;     // [k]: levels_[k] or packed_[k]
+  std::vector<LevelArray> levels_;  // levels_[k][index(board)]; empty once packed
+  // Once packed, level k is in packed_[k] (index order) or paired_[k] (by pairs, a version-3
+  // file's layout); the other is empty (paired_ may be shorter).
+  std::vector<PackedLevel> packed_;
+  std::vector<PairedLevel> paired_;
+  std::vector<LevelView> views_;  // [k]: levels_[k], packed_[k] or paired_[k]
 
   void make_views();
 };

@@ -1,7 +1,10 @@
 // solver/db/level_view.hpp — a read-only view of one complete database level, whichever way it
-// is held in memory: one byte a board (LevelArray, solver/db/level.hpp) or packed (PackedLevel,
-// solver/db/packed_level.hpp). The builder reads lower levels through it, and the database
-// serves probes through it, so neither depends on the layout.
+// is held in memory: one byte a board (LevelArray, solver/db/level.hpp), packed in index order
+// (PackedLevel, solver/db/packed_level.hpp) or packed by sublevel pairs (PairedLevel,
+// solver/db/paired_level.hpp). The builder reads lower levels through it, and the database
+// serves probes through it, so neither depends on the layout. A probe passes both the board's
+// index in its level and its bits: the first two layouts read the index, a paired level
+// ranks the bits its own way.
 //
 // A view does not own its level: the level must outlive it.
 #pragma once
@@ -15,6 +18,7 @@
 #include "solver/base/board_bits.hpp"
 #include "solver/db/level.hpp"
 #include "solver/db/packed_level.hpp"
+#include "solver/db/paired_level.hpp"
 
 namespace kalah {
 
@@ -23,22 +27,30 @@ class LevelView {
   LevelView() = default;
   explicit LevelView(const LevelArray& bytes) : bytes_(bytes.data()), size_(bytes.size()) {}
   explicit LevelView(const PackedLevel& packed) : packed_(&packed), size_(packed.size()) {}
+  explicit LevelView(const PairedLevel& paired) : paired_(&paired), size_(paired.size()) {}
 
   std::uint64_t size() const { return size_; }
-  bool packed() const { return packed_ != nullptr; }
+  bool packed() const { return bytes_ == nullptr; }  // 2-4 bits a board, either order
+  bool paired() const { return paired_ != nullptr; }
 
   // Remainder value of the board `bits` (cells as bytes) at `index` in this level.
   int value(std::uint64_t index, base::u128 bits) const {
     assert(index < size_);
     if (bytes_) return bytes_[index];
-    return packed_->value(index, bits);
+    if (packed_) return packed_->value(index, bits);
+    return paired_->value(bits);
   }
-  // The memory a value() of `index` reads first, for a prefetch.
-  const void* address(std::uint64_t index) const { return bytes_ ? bytes_ + index : packed_->address(index); }
+  // The memory a value() of the same board reads first, for a prefetch.
+  const void* address(std::uint64_t index, base::u128 bits) const {
+    if (bytes_) return bytes_ + index;
+    if (packed_) return packed_->address(index);
+    return paired_->address(bits);
+  }
 
  private:
   const std::int8_t* bytes_ = nullptr;
   const PackedLevel* packed_ = nullptr;
+  const PairedLevel* paired_ = nullptr;
   std::uint64_t size_ = 0;
 };
 
@@ -48,15 +60,18 @@ class HeldLevels {
  public:
   const LevelView& add(LevelArray level) { return views_.emplace_back(bytes_.emplace_back(std::move(level))); }
   const LevelView& add(PackedLevel level) { return views_.emplace_back(packed_.emplace_back(std::move(level))); }
+  const LevelView& add(PairedLevel level) { return views_.emplace_back(paired_.emplace_back(std::move(level))); }
   std::span<const LevelView> views() const { return views_; }
   int size() const { return static_cast<int>(views_.size()); }
   // The level added last, in the layout it was added in (requires one).
   const LevelArray& last_bytes() const { return bytes_.back(); }
   const PackedLevel& last_packed() const { return packed_.back(); }
+  const PairedLevel& last_paired() const { return paired_.back(); }
 
  private:
   std::deque<LevelArray> bytes_;
   std::deque<PackedLevel> packed_;
+  std::deque<PairedLevel> paired_;
   std::vector<LevelView> views_;
 };
 

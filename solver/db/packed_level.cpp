@@ -13,18 +13,18 @@ namespace kalah {
 
 namespace {
 
-// f(index, bits) for every board of level k, in chunks of consecutive boards on `threads` threads.
+// f(position, bits) for every board of `range`, in chunks of consecutive boards on `threads` threads.
 template <class F>
-void for_each_board(const BoardIndexer& ix, int k, int threads, F&& f) {
-  const std::uint64_t size = ix.count(k);
+void for_each_board(const BoardRange& range, int threads, F&& f) {
+  const std::uint64_t size = range.size();
   constexpr std::uint64_t kChunk = std::uint64_t(1) << 16;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (std::uint64_t first = 0; first < size; first += kChunk) {
     const std::uint64_t end = std::min(size, first + kChunk);
-    Board b = ix.board(k, first);
+    Board b = range.board(first);
     for (std::uint64_t idx = first; idx < end; ++idx) {
       f(idx, base::to_bits(b));
-      if (idx + 1 < end) ix.next(b);
+      if (idx + 1 < end) range.next(b);
     }
   }
 }
@@ -39,15 +39,15 @@ inline std::uint64_t all_ones_runs(std::uint64_t x, int width) {
 // Additive least-squares fit of u = (v + k) / 2 on the mover's pits, by backfitting on a sample of
 // the level; the weights in 1/16ths. The predictor only sizes the codes: any weights give
 // exact values.
-std::vector<std::int16_t> fit_weights(const BoardIndexer& ix, int k, const LevelArray& values) {
-  const int cells = ix.pits();
-  const std::uint64_t size = ix.count(k);
+std::vector<std::int16_t> fit_weights(const BoardRange& range, const LevelArray& values) {
+  const int cells = range.pits(), k = range.level();
+  const std::uint64_t size = range.size();
   const std::uint64_t samples = std::min<std::uint64_t>(size, std::uint64_t(1) << 18);
   std::vector<std::uint8_t> cell(samples * cells);
   std::vector<double> u(samples);
   for (std::uint64_t s = 0; s < samples; ++s) {
     const std::uint64_t idx = static_cast<std::uint64_t>((static_cast<base::u128>(s) * size) / samples);
-    const Board b = ix.board(k, idx);
+    const Board b = range.board(idx);
     for (int i = 0; i < cells; ++i) cell[s * cells + i] = b.cells[i];
     u[s] = (values[idx] + k) / 2;
   }
@@ -122,11 +122,12 @@ std::uint64_t PackedLevel::bytes() const {
 namespace {
 
 // Throws unless width is 0, 2, 3 or 4 and `values` holds level k's remainder values.
-void check_pack_arguments(const BoardIndexer& ix, int k, const LevelArray& values, int width, int threads) {
+void check_pack_arguments(const BoardRange& range, const LevelArray& values, int width, int threads) {
+  const int k = range.level();
   if (width != 0 && (width < 2 || width > 4))
     throw std::invalid_argument("packed level width must be 2, 3 or 4 bits (or 0: the smallest), not " +
                                 std::to_string(width));
-  if (k < 0 || k > ix.max_seeds() || k > 127 || values.size() != ix.count(k))
+  if (k < 0 || k > 127 || values.size() != range.size())
     throw std::invalid_argument("PackedLevel::pack: level out of range or value array of the wrong size");
   const std::uint64_t size = values.size();
   std::uint64_t first_bad = size;
@@ -142,29 +143,29 @@ void check_pack_arguments(const BoardIndexer& ix, int k, const LevelArray& value
 
 }  // namespace
 
-PackedLevel PackedLevel::pack(const BoardIndexer& ix, int k, const LevelArray& values, int width, int threads) {
+PackedLevel PackedLevel::pack(const BoardRange& range, const LevelArray& values, int width, int threads) {
   if (threads <= 0) threads = omp_get_max_threads();
-  check_pack_arguments(ix, k, values, width, threads);
+  check_pack_arguments(range, values, width, threads);
   LevelArray work(values.size());
   std::memcpy(work.data(), values.data(), values.size());
-  return pack(ix, k, std::move(work), width, threads);
+  return pack(range, std::move(work), width, threads);
 }
 
-PackedLevel PackedLevel::pack(const BoardIndexer& ix, int k, LevelArray&& values, int width, int threads) {
-  if (values.mapped()) return pack(ix, k, static_cast<const LevelArray&>(values), width, threads);  // read-only
+PackedLevel PackedLevel::pack(const BoardRange& range, LevelArray&& values, int width, int threads) {
+  if (values.mapped()) return pack(range, static_cast<const LevelArray&>(values), width, threads);  // read-only
   if (threads <= 0) threads = omp_get_max_threads();
-  check_pack_arguments(ix, k, values, width, threads);
-  const std::uint64_t size = ix.count(k);
+  check_pack_arguments(range, values, width, threads);
+  const int k = range.level();
   PackedLevel p;
-  p.pits_ = ix.pits();
+  p.pits_ = range.pits();
   p.k_ = k;
-  p.size_ = size;
-  p.weights_ = fit_weights(ix, k, values);
+  p.size_ = range.size();
+  p.weights_ = fit_weights(range, values);
 
   // Every board's residual u - q in [-k, k], in place of its value (the plans and the encoding
   // read only it).
   LevelArray& residual = values;
-  for_each_board(ix, k, threads, [&](std::uint64_t idx, base::u128 bits) {
+  for_each_board(range, threads, [&](std::uint64_t idx, base::u128 bits) {
     residual[idx] = static_cast<std::int8_t>((residual[idx] + k) / 2 - p.guess(bits));
   });
   p.encode(residual, width, threads);
@@ -272,10 +273,12 @@ void PackedLevel::encode(const LevelArray& residual, int width, int threads) {
   }
 }
 
-LevelArray PackedLevel::unpack(const BoardIndexer& ix, int threads) const {
+LevelArray PackedLevel::unpack(const BoardRange& range, int threads) const {
   if (threads <= 0) threads = omp_get_max_threads();
+  if (range.size() != size_ || range.level() != k_ || range.pits() != pits_)
+    throw std::invalid_argument("PackedLevel::unpack: a range of another level");
   LevelArray out(size_);
-  for_each_board(ix, k_, threads,
+  for_each_board(range, threads,
                  [&](std::uint64_t idx, base::u128 bits) { out[idx] = static_cast<std::int8_t>(value(idx, bits)); });
   return out;
 }
@@ -297,14 +300,15 @@ std::vector<std::span<unsigned char>> PackedLevel::image_for_filling() {
   return out;
 }
 
-PackedLevel PackedLevel::shaped(const BoardIndexer& ix, int k, const Shape& shape) {
-  if (k < 0 || k > ix.max_seeds() || k > 127) throw std::invalid_argument("packed level out of the indexer's range");
+PackedLevel PackedLevel::shaped(const BoardRange& range, const Shape& shape) {
+  const int k = range.level();
+  if (k < 0 || k > 127) throw std::invalid_argument("packed level out of range");
   if (shape.width < 2 || shape.width > 4)
     throw std::invalid_argument("packed width " + std::to_string(shape.width) + " (2, 3 or 4 expected)");
   PackedLevel p;
-  p.pits_ = ix.pits();
+  p.pits_ = range.pits();
   p.k_ = k;
-  p.size_ = ix.count(k);
+  p.size_ = range.size();
   p.set_width(shape.width);
   p.lines_ = (p.size_ + p.slots_ - 1) / p.slots_;
   const std::uint64_t groups = (p.lines_ + kGroupLines - 1) / kGroupLines;
@@ -317,8 +321,8 @@ PackedLevel PackedLevel::shaped(const BoardIndexer& ix, int k, const Shape& shap
   return p;
 }
 
-PackedLevel PackedLevel::with_shape(const BoardIndexer& ix, int k, const Shape& shape) {
-  PackedLevel p = shaped(ix, k, shape);
+PackedLevel PackedLevel::with_shape(const BoardRange& range, const Shape& shape) {
+  PackedLevel p = shaped(range, shape);
   p.lines_mem_ = LevelArray(p.lines_ * kLineBytes);  // uninitialised: the reader fills every line
   p.group_first_.assign(shape.groups, 0);
   p.exceptions_ = LevelArray(shape.exceptions);
@@ -326,10 +330,10 @@ PackedLevel PackedLevel::with_shape(const BoardIndexer& ix, int k, const Shape& 
   return p;
 }
 
-PackedLevel PackedLevel::adopt(const BoardIndexer& ix, int k, const Shape& shape, LevelArray lines,
-                               LevelArray exceptions, std::vector<std::int16_t> weights,
-                               std::vector<std::uint64_t> group_first) {
-  PackedLevel p = shaped(ix, k, shape);
+PackedLevel PackedLevel::adopt(const BoardRange& range, const Shape& shape, LevelArray lines, LevelArray exceptions,
+                               std::vector<std::int16_t> weights, std::vector<std::uint64_t> group_first) {
+  const int k = range.level();
+  PackedLevel p = shaped(range, shape);
   if (lines.size() != p.lines_ * kLineBytes || exceptions.size() != shape.exceptions ||
       weights.size() != shape.weights || group_first.size() != shape.groups)
     throw std::invalid_argument("packed arrays do not have level " + std::to_string(k) + "'s shape");

@@ -6,10 +6,11 @@
 // integer guess q of u from the mover's m pits alone (no memory read beyond a table of
 // m x (k+1) 16-bit weights in 1/16ths, which stays in the L1 cache):
 //     q = clamp((sum over pits i < m of weight[i][cells[i]] + 8) >> 4, 0, k).
-// Only the mover's pits: they vary fastest in index order, so the line's base already follows
+// Only the mover's pits: they vary fastest in either order, so the line's base already follows
 // the opponent's (measured: the opponent's pits would save 0.1-0.2% of escapes, and cost
 // six more table reads a probe).
-// Boards are cut, in index order (solver/base/board_index.hpp), into lines of `slots`
+// Boards are cut, in the order of the range packed (solver/base/board_range.hpp: a level in
+// index order, or a pair of sublevels in pair order; "index" below is the position in it), into lines of `slots`
 // consecutive boards, one 64-byte line each (8 little-endian 64-bit words):
 //     word 0, bits 0..7    base: the line's window start, a signed byte, relative to q
 //     word 0, bits 8..23   the line's first exception, counted from its group's first (below)
@@ -33,6 +34,7 @@
 
 #include "solver/base/board_bits.hpp"
 #include "solver/base/board_index.hpp"
+#include "solver/base/board_range.hpp"
 #include "solver/db/level.hpp"
 
 namespace kalah {
@@ -51,14 +53,23 @@ class PackedLevel {
   // of the other 7 words (244, 160, 122 for w = 2, 3, 4).
   static constexpr int slots_for(int width) { return (64 - kHeaderBits) / width + (kLineWords - 1) * (64 / width); }
 
-  // Pack level k of `values` (the 1-byte entries of indexer.count(k) boards). width 0: the
+  // Pack `values`, the 1-byte entries of the boards of `range` (solver/base/board_range.hpp:
+  // a whole level in index order or a pair of sublevels), in the range's order. width 0: the
   // smallest of 2, 3 and 4 bits; else that width. Throws std::invalid_argument for a width
-  // outside 0, 2..4 or an entry that is not a remainder value of level k. Packing works in a
-  // second array of a byte a board.
-  static PackedLevel pack(const BoardIndexer& indexer, int k, const LevelArray& values, int width = 0, int threads = 0);
+  // outside 0, 2..4 or an entry that is not a remainder value of the range's level. Packing
+  // works in a second array of a byte a board.
+  static PackedLevel pack(const BoardRange& range, const LevelArray& values, int width = 0, int threads = 0);
   // The same without the second array: `values` becomes the working array (its content is
   // lost, also when pack throws after checking the entries); a read-only mapped array is copied.
-  static PackedLevel pack(const BoardIndexer& indexer, int k, LevelArray&& values, int width = 0, int threads = 0);
+  static PackedLevel pack(const BoardRange& range, LevelArray&& values, int width = 0, int threads = 0);
+  // Level k in index order.
+  static PackedLevel pack(const BoardIndexer& indexer, int k, const LevelArray& values, int width = 0,
+                          int threads = 0) {
+    return pack(BoardRange::level(indexer, k), values, width, threads);
+  }
+  static PackedLevel pack(const BoardIndexer& indexer, int k, LevelArray&& values, int width = 0, int threads = 0) {
+    return pack(BoardRange::level(indexer, k), std::move(values), width, threads);
+  }
 
   int level() const { return k_; }
   int pits() const { return pits_; }
@@ -101,8 +112,11 @@ class PackedLevel {
   // The same for a Board.
   int value(std::uint64_t index, const Board& b) const { return value(index, base::to_bits(b)); }
 
-  // Every entry, one byte a board (the level pack() was given).
-  LevelArray unpack(const BoardIndexer& indexer, int threads = 0) const;
+  // Every entry, one byte a board, in the order of `range` (the one pack() was given).
+  LevelArray unpack(const BoardRange& range, int threads = 0) const;
+  LevelArray unpack(const BoardIndexer& indexer, int threads = 0) const {
+    return unpack(BoardRange::level(indexer, k_), threads);
+  }
 
   // The image's sizes, which a file records (solver/db/format.hpp, version 2).
   struct Shape {
@@ -117,15 +131,23 @@ class PackedLevel {
   // A level of level k's size and the given shape whose lines are uninitialised, for a reader to fill
   // through image_for_filling() and then check with check_image(). Throws std::invalid_argument
   // when the shape cannot be level k's (width, line and group counts, weights).
-  static PackedLevel with_shape(const BoardIndexer& indexer, int k, const Shape& shape);
+  static PackedLevel with_shape(const BoardRange& range, const Shape& shape);
+  static PackedLevel with_shape(const BoardIndexer& indexer, int k, const Shape& shape) {
+    return with_shape(BoardRange::level(indexer, k), shape);
+  }
   std::vector<std::span<unsigned char>> image_for_filling();
   // A level of level k's size and the given shape over memory the caller provides (a raw
   // cache's mapping, solver/db/raw_cache.hpp): `lines` and `exceptions` are taken over, the
   // weights and group offsets copied. Throws std::invalid_argument as with_shape() does, or
   // when the arrays are not of the shape's sizes; check_image() is the caller's to call.
+  static PackedLevel adopt(const BoardRange& range, const Shape& shape, LevelArray lines, LevelArray exceptions,
+                           std::vector<std::int16_t> weights, std::vector<std::uint64_t> group_first);
   static PackedLevel adopt(const BoardIndexer& indexer, int k, const Shape& shape, LevelArray lines,
                            LevelArray exceptions, std::vector<std::int16_t> weights,
-                           std::vector<std::uint64_t> group_first);
+                           std::vector<std::uint64_t> group_first) {
+    return adopt(BoardRange::level(indexer, k), shape, std::move(lines), std::move(exceptions), std::move(weights),
+                 std::move(group_first));
+  }
   // Throws std::invalid_argument unless the image is consistent: every line's first exception
   // follows from the escapes of the lines before it in its group, the groups' offsets add up to
   // the exception count, and every exception and weight is in range. (Checksums guard the
@@ -154,7 +176,7 @@ class PackedLevel {
   void encode(const LevelArray& residual, int width, int threads);
   void set_width(int width);
   // A level of level k's size and `shape` (checked against the level), without its arrays.
-  static PackedLevel shaped(const BoardIndexer& indexer, int k, const Shape& shape);
+  static PackedLevel shaped(const BoardRange& range, const Shape& shape);
 
   int pits_ = 0, k_ = 0, width_ = 0, slots_ = 0;
   std::uint64_t escape_ = 0;

@@ -116,7 +116,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
     } else if (ctx.probe.covers(c.seeds)) {
       if (db) {
         entry[n] = kernel.index(s.board);
-        __builtin_prefetch(db->address(c.seeds, entry[n]));
+        __builtin_prefetch(db->address(c.seeds, entry[n], s.board));
       } else {
         ctx.probe.warm(c.board, c.seeds);
         c.lo = c.hi = INT_MIN;  // read below

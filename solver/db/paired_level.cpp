@@ -1,0 +1,90 @@
+#include "solver/db/paired_level.hpp"
+
+#include <omp.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace kalah {
+
+PairedLevel::PairedLevel(int pits, int k)
+    : pits_(pits), k_(k), order_(std::make_shared<const SublevelIndexer>(pits, k)) {}
+
+void PairedLevel::add_pair(PackedLevel pair) {
+  if (complete()) throw std::invalid_argument("level " + std::to_string(k_) + " already holds all its pairs");
+  const BoardRange r = range(pairs());
+  if (pair.level() != k_ || pair.pits() != pits_ || pair.size() != r.size())
+    throw std::invalid_argument("a packed pair that is not pair " + std::to_string(pairs()) + " of level " +
+                                std::to_string(k_));
+  size_ += pair.size();
+  pairs_.push_back(std::move(pair));
+}
+
+PairedLevel PairedLevel::pack(const BoardIndexer& ix, int k, const LevelArray& values, int width, int threads) {
+  if (k < 0 || k > ix.max_seeds() || values.size() != ix.count(k))
+    throw std::invalid_argument("PairedLevel::pack: level out of range or value array of the wrong size");
+  if (threads <= 0) threads = omp_get_max_threads();
+  PairedLevel out(ix.pits(), k);
+  for (int p = 0; p < SublevelIndexer::pairs(k); ++p) {
+    const BoardRange r = out.range(p);
+    LevelArray pair(r.size());
+    constexpr std::uint64_t kChunk = std::uint64_t(1) << 16;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (std::uint64_t first = 0; first < r.size(); first += kChunk) {
+      const std::uint64_t end = std::min(r.size(), first + kChunk);
+      Board b = r.board(first);
+      for (std::uint64_t i = first; i < end; ++i) {
+        pair[i] = values[ix.index(b)];
+        if (i + 1 < end) r.next(b);
+      }
+    }
+    out.add_pair(PackedLevel::pack(r, std::move(pair), width, threads));
+  }
+  return out;
+}
+
+std::uint64_t PairedLevel::bytes() const {
+  std::uint64_t total = 0;
+  for (const PackedLevel& p : pairs_) total += p.bytes();
+  return total;
+}
+
+bool PairedLevel::mapped() const {
+  for (const PackedLevel& p : pairs_)
+    if (p.mapped()) return true;
+  return false;
+}
+
+LevelArray PairedLevel::unpack(const BoardIndexer& ix, int threads) const {
+  if (!complete() || ix.pits() != pits_ || k_ > ix.max_seeds())
+    throw std::invalid_argument("PairedLevel::unpack: an incomplete level or an indexer of other boards");
+  if (threads <= 0) threads = omp_get_max_threads();
+  LevelArray out(ix.count(k_));
+  for (int p = 0; p < pairs(); ++p) {
+    const BoardRange r = range(p);
+    const PackedLevel& pair = pairs_[p];
+    constexpr std::uint64_t kChunk = std::uint64_t(1) << 16;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (std::uint64_t first = 0; first < r.size(); first += kChunk) {
+      const std::uint64_t end = std::min(r.size(), first + kChunk);
+      Board b = r.board(first);
+      for (std::uint64_t i = first; i < end; ++i) {
+        out[ix.index(b)] = static_cast<std::int8_t>(pair.value(i, b));
+        if (i + 1 < end) r.next(b);
+      }
+    }
+  }
+  return out;
+}
+
+void PairedLevel::check_image(int threads) const {
+  for (int p = 0; p < pairs(); ++p) {
+    try {
+      pairs_[p].check_image(threads);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("pair " + std::to_string(p) + ": " + e.what());
+    }
+  }
+}
+
+}  // namespace kalah

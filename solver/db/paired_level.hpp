@@ -1,0 +1,80 @@
+// solver/db/paired_level.hpp — one database level packed a pair of sublevels at a time: the
+// layout a level takes when it is built in pieces (solver/db/builder.hpp, build_paired_level),
+// so that levels 0..34 of Kalah(6, n) can be built and held in 24 GiB.
+//
+// Encoding. Pair p of level k (p = 0 .. k / 2) holds the boards with p or k - p seeds on the
+// mover's side, in pair order (solver/base/sublevel_index.hpp), as one PackedLevel
+// (solver/db/packed_level.hpp) with its own predictor weights and width. A probe sums the
+// mover's pits to find the pair, ranks the two sides for the position in it (a few table
+// reads that stay in the L1 cache), and reads the pair's line: one memory read, as for a
+// PackedLevel. The pairs are independent: each is packed as soon as it is built.
+#pragma once
+
+#include <cassert>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "solver/base/board_bits.hpp"
+#include "solver/base/board_index.hpp"
+#include "solver/base/board_range.hpp"
+#include "solver/base/sublevel_index.hpp"
+#include "solver/db/level.hpp"
+#include "solver/db/packed_level.hpp"
+
+namespace kalah {
+
+class PairedLevel {
+ public:
+  PairedLevel() = default;
+  // Level k of `pits` pits a side with no pair yet: add_pair() adds pairs 0, 1, ... in turn.
+  PairedLevel(int pits, int k);
+
+  // Pack a level of one byte a board in index order (BoardIndexer). width as PackedLevel::pack
+  // (0: each pair's smallest). Throws std::invalid_argument as PackedLevel::pack does.
+  static PairedLevel pack(const BoardIndexer& indexer, int k, const LevelArray& values, int width = 0,
+                          int threads = 0);
+
+  // Add the next pair, packed over range(pairs()). Throws std::invalid_argument when it is not
+  // that pair's (size, level, pits) or the level is complete.
+  void add_pair(PackedLevel pair);
+  // The boards of pair p in pair order, for packing or unpacking it.
+  BoardRange range(int p) const { return BoardRange::pair(*order_, k_, p); }
+
+  int level() const { return k_; }
+  int pits() const { return pits_; }
+  int pairs() const { return static_cast<int>(pairs_.size()); }
+  bool complete() const { return pairs() == SublevelIndexer::pairs(k_); }
+  const PackedLevel& pair(int p) const { return pairs_[p]; }
+  std::uint64_t size() const { return size_; }  // boards of the pairs added
+  std::uint64_t bytes() const;                  // memory held by the pairs
+  double bits_per_board() const { return size_ ? 8.0 * double(bytes()) / double(size_) : 0.0; }
+  bool mapped() const;  // some pair maps a packed raw cache
+
+  // Remainder value of the board `bits` of this (complete) level.
+  int value(base::u128 bits) const {
+    int p = 0;
+    const std::uint64_t at = order_->pair_position(bits, k_, &p);
+    assert(p < pairs());
+    return pairs_[p].value(at, bits);
+  }
+  // The line value() reads, for a prefetch.
+  const void* address(base::u128 bits) const {
+    int p = 0;
+    const std::uint64_t at = order_->pair_position(bits, k_, &p);
+    return pairs_[p].address(at);
+  }
+
+  // Every entry, one byte a board in index order.
+  LevelArray unpack(const BoardIndexer& indexer, int threads = 0) const;
+  // PackedLevel::check_image of every pair.
+  void check_image(int threads = 0) const;
+
+ private:
+  int pits_ = 0, k_ = 0;
+  std::uint64_t size_ = 0;
+  std::shared_ptr<const SublevelIndexer> order_;  // shared by copies; never changes
+  std::vector<PackedLevel> pairs_;
+};
+
+}  // namespace kalah
