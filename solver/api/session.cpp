@@ -29,8 +29,7 @@ std::uint64_t physical_memory_bytes() {
 
 bool holds_packed(SessionConfig::DatabaseLayout layout, const DbScan& scan) {
   using Layout = SessionConfig::DatabaseLayout;
-  return layout == Layout::packed ||
-         (layout == Layout::as_filed && scan.levels.front().header.version == dbfile::kPackedVersion);
+  return layout == Layout::packed || (layout == Layout::as_filed && scan.levels.front().header.is_packed());
 }
 
 Session::Session(SessionConfig config) : config_(std::move(config)) {

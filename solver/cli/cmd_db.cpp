@@ -113,12 +113,12 @@ int run_build(const Args& args) {
       ("threads,t", po::value<int>()->default_value(0), "threads (0: all cores)")
       ("memory", po::value<std::string>(), "memory cap, e.g. 4G: refuse to start when the build needs more")
       ("compression", po::value<int>()->default_value(3), "zstd level (1..19)")
-      ("format", po::value<int>()->default_value(1), "level file format: 1 (one byte a board) or 2 (packed, 2-4 bits a board: the build holds lower levels packed and needs about half the memory)");
+      ("format", po::value<int>()->default_value(1), "level file format: 1 (one byte a board), 2 (packed, 2-4 bits a board: the build holds lower levels packed and needs about half the memory) or 3 (packed by sublevel pairs: as 2, and the level being built is held a pair at a time; the format for the largest databases)");
   // clang-format on
   options.add(rule_options());
   po::variables_map vm;
   if (!parse_command("db build",
-                     "--pits M --max-seeds S --out DIR [rule options] [--threads T] [--memory SIZE] [--format 1|2]",
+                     "--pits M --max-seeds S --out DIR [rule options] [--threads T] [--memory SIZE] [--format 1|2|3]",
                      options, args, vm))
     return 0;
   DbBuildOptions o;
@@ -128,7 +128,7 @@ int run_build(const Args& args) {
   o.threads = vm["threads"].as<int>();
   o.compression = vm["compression"].as<int>();
   const int format = vm["format"].as<int>();
-  if (format != 1 && format != 2) throw UsageError("--format must be 1 or 2");
+  if (format < 1 || format > 3) throw UsageError("--format must be 1, 2 or 3");
   o.format = static_cast<std::uint32_t>(format);
   if (o.pits < 1 || o.pits > kMaxPits) throw UsageError("--pits must be 1..8");
   if (o.max_seeds < 0 || o.max_seeds > 127) throw UsageError("--max-seeds must be 0..127");
@@ -154,7 +154,11 @@ int run_build(const Args& args) {
   const std::uint64_t need = db_memory_needed(o.pits, o.max_seeds, o.format);
   std::cerr << "kalah db build: " << o.pits << " pits, levels 0.." << o.max_seeds << " ("
             << group(ix.count_upto(o.max_seeds)) << " positions), rules " << rules_text(o.rules) << ", format "
-            << o.format << (o.format == dbfile::kPackedVersion ? " (packed)" : " (one byte a board)") << "\n"
+            << o.format
+            << (o.format == dbfile::kPairedVersion   ? " (packed by sublevel pairs)"
+                : o.format == dbfile::kPackedVersion ? " (packed)"
+                                                     : " (one byte a board)")
+            << "\n"
             << "  memory needed: " << byte_text(need)
             << (o.memory_limit ? " (limit " + byte_text(o.memory_limit) + ")" : std::string()) << "\n";
   if (o.rules.pie) std::cerr << "  note: the pie rule does not affect endgame values; it is ignored\n";
@@ -204,11 +208,18 @@ po::positional_options_description dir_positional() {
 
 // How the levels of `scan` are held once loaded as filed.
 std::string format_text(const DbScan& scan) {
-  int packed = 0;
-  for (const DbLevelInfo& l : scan.levels) packed += l.header.version == dbfile::kPackedVersion ? 1 : 0;
-  if (packed == 0) return ", one byte a board";
-  if (packed == static_cast<int>(scan.levels.size())) return ", packed";
-  return ", mixed: " + std::to_string(packed) + " levels packed (format 2), the others format 1";
+  int count[4] = {0, 0, 0, 0};
+  for (const DbLevelInfo& l : scan.levels) ++count[std::min<std::uint32_t>(l.header.version, 3)];
+  const int levels = static_cast<int>(scan.levels.size());
+  if (count[1] == levels) return ", one byte a board";
+  if (count[2] == levels) return ", packed";
+  if (count[3] == levels) return ", packed by sublevel pairs";
+  std::string text = ", mixed:";
+  const char* what[] = {"", "one byte a board (format 1)", "packed (format 2)", "packed by pairs (format 3)"};
+  for (int v = 1; v <= 3; ++v)
+    if (count[v]) text += " " + std::to_string(count[v]) + " levels " + what[v] + ",";
+  text.pop_back();
+  return text;
 }
 
 int run_info(const Args& args) {
@@ -522,7 +533,7 @@ int run_db(const Args& args) {
   if (sub == "--help" || sub == "-h") {
     std::cout << usage << "\n"
               << "  build   build (or resume) a database: --pits M --max-seeds S --out DIR [rules] [--threads T]\n"
-              << "          [--memory SIZE] [--format 1|2]\n"
+              << "          [--memory SIZE] [--format 1|2|3]\n"
               << "  info    what a database directory holds\n"
               << "  probe   exact value and best move of a position: DIR --position POS [--json]\n"
               << "  verify  re-derive every entry from its successors and check every checksum: DIR\n"

@@ -207,43 +207,52 @@ TEST_CASE("db cli: --no-db-cache writes no raw cache, and the cache leaves resul
   CHECK(usage.err.find("--no-db-cache needs --db") != std::string::npos);
 }
 
-TEST_CASE("db cli: a packed (format 2) build: info, solve packed or unpacked, probe, verify", "[db][cli][packed]") {
-  ScratchDir bytes_dir("cli-f1"), packed_dir("cli-f2");
-  const std::string d1 = bytes_dir.path.string(), d2 = packed_dir.path.string();
+TEST_CASE("db cli: packed builds (formats 2 and 3): info, solve packed or unpacked, probe, verify",
+          "[db][cli][packed]") {
+  ScratchDir bytes_dir("cli-f1");
+  const std::string d1 = bytes_dir.path.string();
   REQUIRE(run_kalah("db build --pits 4 --max-seeds 12 --out " + d1 + " --threads 2").exit_code == 0);
-  auto r = run_kalah("db build --pits 4 --max-seeds 12 --out " + d2 + " --threads 2 --format 2");
-  REQUIRE(r.exit_code == 0);
-  CHECK(r.err.find("format 2 (packed)") != std::string::npos);
-
-  r = run_kalah("db info " + d2);
-  CHECK(r.exit_code == 0);
-  CHECK(r.out.find("(format version 2)") != std::string::npos);
-  CHECK(r.out.find("bits a board, packed") != std::string::npos);
-  const auto info = nlohmann::json::parse(run_kalah("db info --json " + d2).out);
-  CHECK(info["format_version"] == 2);
-  CHECK(info["bits_per_board"].get<double>() < 5);
-  CHECK(info["levels"][12]["format_version"] == 2);
   CHECK(nlohmann::json::parse(run_kalah("db info --json " + d1).out)["bits_per_board"].get<double>() == 8);
-
   const std::string solve = "solve -m 4 -n 3 --threads 1 --tt-memory 16M --json --db ";
   const auto reference = run_kalah(solve + d1);
-  const auto filed = run_kalah(solve + d2);  // packed, as filed
-  const auto unpacked = run_kalah(solve + d2 + " --db-bytes");
-  for (const auto& x : {reference, filed, unpacked}) {
-    REQUIRE(x.exit_code == 0);
-    CHECK(json_int(x.out, "value") == json_int(reference.out, "value"));
-    CHECK(json_int(x.out, "nodes") == json_int(reference.out, "nodes"));  // the same search
-  }
-  CHECK(json_int(filed.out, "db_bits_per_board") < 5);
-  CHECK(json_int(unpacked.out, "db_bits_per_board") == 8);
-  CHECK(run_kalah("db probe " + d2 + " --position 2,1,0,3/1,0,2,1/5/4/S --json").out ==
-        run_kalah("db probe " + d1 + " --position 2,1,0,3/1,0,2,1/5/4/S --json").out);
-  CHECK(run_kalah("db verify " + d2).exit_code == 0);
+  for (const int format : {2, 3}) {
+    CAPTURE(format);
+    ScratchDir packed_dir("cli-f" + std::to_string(format));
+    const std::string d2 = packed_dir.path.string(), version = std::to_string(format);
+    auto r = run_kalah("db build --pits 4 --max-seeds 12 --out " + d2 + " --threads 2 --format " + version);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.find(format == 2 ? "format 2 (packed)" : "format 3 (packed by sublevel pairs)") != std::string::npos);
 
-  CHECK(run_kalah("db build --pits 4 --max-seeds 3 --out " + d2 + " --format 3").exit_code == 2);
-  const auto both = run_kalah(solve + d2 + " --db-packed --db-bytes");
-  CHECK(both.exit_code == 2);
-  CHECK(both.err.find("exclude each other") != std::string::npos);
+    r = run_kalah("db info " + d2);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("(format version " + version + ")") != std::string::npos);
+    CHECK(r.out.find(format == 2 ? "bits a board, packed)" : "bits a board, packed by sublevel pairs)") !=
+          std::string::npos);
+    const auto info = nlohmann::json::parse(run_kalah("db info --json " + d2).out);
+    CHECK(info["format_version"] == format);
+    CHECK(info["bits_per_board"].get<double>() < 5);
+    CHECK(info["levels"][12]["format_version"] == format);
+
+    const auto filed = run_kalah(solve + d2);  // packed, as filed
+    const auto unpacked = run_kalah(solve + d2 + " --db-bytes");
+    for (const auto& x : {reference, filed, unpacked}) {
+      REQUIRE(x.exit_code == 0);
+      CHECK(json_int(x.out, "value") == json_int(reference.out, "value"));
+      CHECK(json_int(x.out, "nodes") == json_int(reference.out, "nodes"));  // the same search
+    }
+    CHECK(json_int(filed.out, "db_bits_per_board") < 5);
+    CHECK(json_int(unpacked.out, "db_bits_per_board") == 8);
+    CHECK(run_kalah("db probe " + d2 + " --position 2,1,0,3/1,0,2,1/5/4/S --json").out ==
+          run_kalah("db probe " + d1 + " --position 2,1,0,3/1,0,2,1/5/4/S --json").out);
+    CHECK(run_kalah("db verify " + d2).exit_code == 0);
+
+    const auto bad = run_kalah("db build --pits 4 --max-seeds 3 --out " + d2 + " --format 4");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("--format must be 1, 2 or 3") != std::string::npos);
+    const auto both = run_kalah(solve + d2 + " --db-packed --db-bytes");
+    CHECK(both.exit_code == 2);
+    CHECK(both.err.find("exclude each other") != std::string::npos);
+  }
   CHECK(run_kalah("solve -m 4 -n 3 --db-bytes").exit_code == 2);  // needs --db
 }
 

@@ -25,7 +25,8 @@ std::vector<std::uint64_t> level_memory_bytes(const std::filesystem::path& dir, 
       continue;
     }
     const dbfile::Header h = dbfile::read_header(dbfile::level_path(dir, k));
-    if (h.version == dbfile::kPackedVersion && (pack_width == 0 || pack_width == h.packed.width))
+    if ((h.version == dbfile::kPackedVersion && (pack_width == 0 || pack_width == h.packed.width)) ||
+        (h.version == dbfile::kPairedVersion && pack_width == 0))
       out.push_back(h.image_bytes);
     else
       out.push_back(packed_bytes_estimate(ix, k) - (k ? packed_bytes_estimate(ix, k - 1) : 0));
@@ -89,6 +90,21 @@ void EndgameDatabase::pack(int width, int threads) {
   make_views();
 }
 
+void EndgameDatabase::pack_by_pairs(int width, int threads) {
+  if (packed()) return;
+  std::vector<PairedLevel> out;
+  out.reserve(levels_.size());
+  for (int k = 0; k <= max_seeds_; ++k) {
+    out.push_back(PairedLevel::pack(indexer_, k, levels_[k], width, threads));
+    levels_[k] = LevelArray();
+  }
+  paired_ = std::move(out);
+  packed_.clear();
+  packed_.resize(paired_.size());
+  levels_.clear();
+  make_views();
+}
+
 std::uint64_t EndgameDatabase::memory_bytes() const {
   std::uint64_t bytes = 0;
   for (const PackedLevel& p : packed_) bytes += p.bytes();
@@ -140,7 +156,15 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
   db.rules_ = rules;
   db.indexer_ = ix;
   for (int k = 0; k <= max_seeds; ++k) {
-    if (dbfile::read_header(dbfile::level_path(dir, k)).version == dbfile::kPackedVersion) {
+    const std::uint32_t version = dbfile::read_header(dbfile::level_path(dir, k)).version;
+    if (version == dbfile::kPairedVersion && pack_width == 0) {
+      // A version-3 file holds the level packed by pairs, as it is loaded.
+      db.paired_.resize(k + 1);
+      db.paired_[k] = dbfile::read_paired_level(dir, pits, rules, k, threads);
+      db.packed_.emplace_back();
+      continue;
+    }
+    if (version == dbfile::kPackedVersion) {
       // A version-2 file holds the packed level itself; another width than its own is a repack.
       PackedLevel filed = dbfile::load_packed_level(dir, pits, rules, k, cache, threads);
       if (pack_width != 0 && filed.width() != pack_width)

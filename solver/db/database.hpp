@@ -111,6 +111,8 @@ class EndgameDatabase {
   // Pack every level to 2-4 bits a board (PackedLevel; width 0: the smallest per level),
   // releasing the 1-byte levels one by one. Values are unchanged.
   void pack(int width = 0, int threads = 0);
+  // The same by sublevel pairs (PairedLevel: the layout of version-3 files).
+  void pack_by_pairs(int width = 0, int threads = 0);
   bool packed() const { return !packed_.empty() || !paired_.empty(); }
   // Level k packed in index order (requires it to be so held), or by pairs.
   const PackedLevel& packed_level(int k) const {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "solver/base/board_index.hpp"
+#include "solver/base/sublevel_index.hpp"
 #include "solver/db/crc32c.hpp"
 #include "solver/db/file_fields.hpp"
 
@@ -32,15 +33,54 @@ namespace {
   throw DatabaseError(file.string() + ": " + problem);
 }
 
-std::uint32_t header_size_of(std::uint32_t version) {
-  return version == kPackedVersion ? kPackedHeaderSize : kHeaderSize;
+// Bytes of the header of a file of `version` holding level k: 64, 128 (version 2), or 64 and
+// 64 a pair (version 3).
+std::uint32_t header_size_of(std::uint32_t version, int k) {
+  if (version == kPackedVersion) return kPackedHeaderSize;
+  if (version == kPairedVersion && 0 <= k && k <= 127) return kHeaderSize + 64 * SublevelIndexer::pairs(k);
+  return kHeaderSize;
+}
+std::uint32_t header_size_of(const Header& h) { return header_size_of(h.version, h.level); }
+// The same from a file's first 64 bytes.
+std::uint32_t header_size_of(const unsigned char* data) {
+  return header_size_of(get_le<std::uint32_t>(data + 8), get_le<std::uint16_t>(data + 22));
+}
+
+// A packed image's 64-byte description (version 2's second header, version 3's per pair).
+void put_shape(unsigned char* x, std::uint64_t image_bytes, const PackedLevel::Shape& shape) {
+  put_le<std::uint64_t>(x, image_bytes);
+  x[8] = static_cast<unsigned char>(shape.width);
+  put_le<std::uint32_t>(x + 12, static_cast<std::uint32_t>(shape.weights));
+  put_le<std::uint64_t>(x + 16, shape.lines);
+  put_le<std::uint64_t>(x + 24, shape.groups);
+  put_le<std::uint64_t>(x + 32, shape.exceptions);
+  put_le<std::uint32_t>(x + 60, crc32c(x, 60));
+}
+// Its bytes (the image's size) and shape; fail() when its checksum or sizes are wrong.
+PackedLevel::Shape get_shape(const fs::path& file, const unsigned char* x, const std::string& what,
+                             std::uint64_t* image_bytes) {
+  if (get_le<std::uint32_t>(x + 60) != crc32c(x, 60)) fail(file, what + " checksum mismatch (corrupt header)");
+  PackedLevel::Shape shape;
+  *image_bytes = get_le<std::uint64_t>(x);
+  shape.width = x[8];
+  shape.weights = get_le<std::uint32_t>(x + 12);
+  shape.lines = get_le<std::uint64_t>(x + 16);
+  shape.groups = get_le<std::uint64_t>(x + 24);
+  shape.exceptions = get_le<std::uint64_t>(x + 32);
+  // Each count is far below 2^56 in a sound header; the bound keeps the sum from wrapping.
+  constexpr std::uint64_t kBound = std::uint64_t(1) << 56;
+  if (shape.weights >= kBound || shape.lines >= kBound / PackedLevel::kLineBytes || shape.groups >= kBound ||
+      shape.exceptions >= kBound ||
+      *image_bytes != shape.weights * 2 + shape.groups * 8 + shape.lines * PackedLevel::kLineBytes + shape.exceptions)
+    fail(file, "inconsistent " + what + " (image size and shape disagree)");
+  return shape;
 }
 
 std::vector<unsigned char> encode_header(const Header& h, std::uint32_t table_crc) {
-  std::vector<unsigned char> b(header_size_of(h.version), 0);
+  std::vector<unsigned char> b(header_size_of(h), 0);
   std::memcpy(b.data(), kMagic, 8);
   put_le<std::uint32_t>(b.data() + 8, h.version);
-  put_le<std::uint32_t>(b.data() + 12, header_size_of(h.version));
+  put_le<std::uint32_t>(b.data() + 12, header_size_of(h));
   put_level_fields(b.data(), h);
   put_le<std::uint32_t>(b.data() + 32, h.block_entries);
   put_le<std::uint32_t>(b.data() + 36, h.blocks);
@@ -48,21 +88,37 @@ std::vector<unsigned char> encode_header(const Header& h, std::uint32_t table_cr
   put_le<std::uint64_t>(b.data() + 48, h.file_size);
   put_le<std::uint32_t>(b.data() + 56, table_crc);
   put_le<std::uint32_t>(b.data() + 60, crc32c(b.data(), 60));
-  if (h.version == kPackedVersion) {
-    unsigned char* x = b.data() + kHeaderSize;
-    put_le<std::uint64_t>(x, h.image_bytes);
-    x[8] = static_cast<unsigned char>(h.packed.width);
-    put_le<std::uint32_t>(x + 12, static_cast<std::uint32_t>(h.packed.weights));
-    put_le<std::uint64_t>(x + 16, h.packed.lines);
-    put_le<std::uint64_t>(x + 24, h.packed.groups);
-    put_le<std::uint64_t>(x + 32, h.packed.exceptions);
-    put_le<std::uint32_t>(x + 60, crc32c(x, 60));
-  }
+  if (h.version == kPackedVersion) put_shape(b.data() + kHeaderSize, h.image_bytes, h.packed);
+  if (h.version == kPairedVersion)
+    for (std::size_t p = 0; p < h.pairs.size(); ++p) {
+      const PackedLevel::Shape& s = h.pairs[p];
+      put_shape(b.data() + kHeaderSize + 64 * p,
+                s.weights * 2 + s.groups * 8 + s.lines * PackedLevel::kLineBytes + s.exceptions, s);
+    }
   return b;
 }
 
 // The bytes a file's blocks hold, one after the other: `entries` (version 1) or the image.
-std::uint64_t stream_bytes(const Header& h) { return h.version == kPackedVersion ? h.image_bytes : h.entries; }
+std::uint64_t stream_bytes(const Header& h) { return h.is_packed() ? h.image_bytes : h.entries; }
+
+// A file's header and block table (as much of them as the file holds, zero-filled to the
+// header's size): its first 64 bytes tell the header's size and the block count.
+// read(to, n, at) reads n bytes at offset `at` or returns false.
+template <class Read>
+std::vector<unsigned char> read_head(const fs::path& file, std::uint64_t size, Read&& read) {
+  std::vector<unsigned char> head(kHeaderSize, 0);
+  const std::uint64_t first = std::min<std::uint64_t>(size, kHeaderSize);
+  if (!read(head.data(), first, 0)) fail(file, "read failed");
+  if (size < kHeaderSize) return head;
+  const std::uint64_t header_size = header_size_of(head.data());
+  const std::uint64_t table_end =
+      header_size + std::uint64_t(get_le<std::uint32_t>(head.data() + 36)) * kTableEntrySize;
+  const std::uint64_t want = table_end <= size ? table_end : std::min(size, header_size);
+  head.resize(static_cast<std::size_t>(std::max(want, header_size)), 0);
+  if (want > kHeaderSize && !read(head.data() + kHeaderSize, want - kHeaderSize, kHeaderSize))
+    fail(file, "read failed");
+  return head;
+}
 
 // An uninitialised byte buffer (a block's worth: zeroing it would cost more than using it).
 class Buffer {
@@ -139,27 +195,25 @@ Header parse(const fs::path& file, const unsigned char* data, std::uint64_t size
   if (std::memcmp(data, kMagic, 8) != 0) fail(file, "not a Kalah database level file (bad magic)");
   Header h;
   h.version = get_le<std::uint32_t>(data + 8);
-  if (h.version != kVersion && h.version != kPackedVersion)
+  if (h.version != kVersion && h.version != kPackedVersion && h.version != kPairedVersion)
     fail(file, "format version " + std::to_string(h.version) + ", this program reads versions " +
-                   std::to_string(kVersion) + " and " + std::to_string(kPackedVersion));
+                   std::to_string(kVersion) + ", " + std::to_string(kPackedVersion) + " and " +
+                   std::to_string(kPairedVersion));
   if (get_le<std::uint32_t>(data + 60) != crc32c(data, 60)) fail(file, "header checksum mismatch (corrupt header)");
-  const std::uint32_t header_size = header_size_of(h.version);
+  const int level = get_le<std::uint16_t>(data + 22);
+  if (h.version == kPairedVersion && level > 127) fail(file, "invalid header field (level)");
+  const std::uint32_t header_size = header_size_of(h.version, level);
   if (get_le<std::uint32_t>(data + 12) != header_size) fail(file, "wrong header size");
   if (size < header_size)
     fail(file, "truncated: " + std::to_string(size) + " bytes, shorter than the " + std::to_string(header_size) +
                    "-byte header");
-  if (h.version == kPackedVersion) {
-    const unsigned char* x = data + kHeaderSize;
-    if (get_le<std::uint32_t>(x + 60) != crc32c(x, 60)) fail(file, "packed header checksum mismatch (corrupt header)");
-    h.image_bytes = get_le<std::uint64_t>(x);
-    h.packed.width = x[8];
-    h.packed.weights = get_le<std::uint32_t>(x + 12);
-    h.packed.lines = get_le<std::uint64_t>(x + 16);
-    h.packed.groups = get_le<std::uint64_t>(x + 24);
-    h.packed.exceptions = get_le<std::uint64_t>(x + 32);
-    const std::uint64_t image =
-        h.packed.weights * 2 + h.packed.groups * 8 + h.packed.lines * PackedLevel::kLineBytes + h.packed.exceptions;
-    if (h.image_bytes != image) fail(file, "inconsistent packed header (image size and shape disagree)");
+  if (h.version == kPackedVersion) h.packed = get_shape(file, data + kHeaderSize, "packed header", &h.image_bytes);
+  if (h.version == kPairedVersion) {
+    for (int p = 0; p < SublevelIndexer::pairs(level); ++p) {
+      std::uint64_t bytes = 0;
+      h.pairs.push_back(get_shape(file, data + kHeaderSize + 64 * p, "header of pair " + std::to_string(p), &bytes));
+      h.image_bytes += bytes;
+    }
   }
   h.pits = data[16];
   if (h.pits < 1 || h.pits > kMaxPits || data[17] > 1 || data[18] > 1 || data[19] > 1 || data[20] > 1 || data[21] > 1)
@@ -236,10 +290,10 @@ WriteStats write_stream(const fs::path& dir, Header h, const Segments<const unsi
                         int compression) {
   const std::uint64_t total = stream_bytes(h);
   assert(total == data.size());
-  h.table_offset = header_size_of(h.version);
   h.blocks = static_cast<std::uint32_t>((total + h.block_entries - 1) / h.block_entries);
   if (threads <= 0) threads = omp_get_max_threads();
   const fs::path file = level_path(dir, h.level);
+  h.table_offset = header_size_of(h);
   std::vector<unsigned char> tab(std::size_t(h.blocks) * kTableEntrySize, 0);
   std::vector<unsigned char> head;
   write_file_atomically(file, [&](int fd, const fs::path& tmp) {
@@ -334,6 +388,25 @@ WriteStats write_packed_level(const fs::path& dir, int pits, const Rules& rules,
   return write_stream(dir, h, data, threads, compression);
 }
 
+WriteStats write_paired_level(const fs::path& dir, int pits, const Rules& rules, const PairedLevel& level, int threads,
+                              int compression) {
+  if (!level.complete())
+    throw std::logic_error("write_paired_level: level " + std::to_string(level.level()) + " is incomplete");
+  Header h;
+  h.version = kPairedVersion;
+  h.pits = pits;
+  h.rules = rules;
+  h.level = level.level();
+  h.entries = level.size();
+  Segments<const unsigned char> data;
+  for (int p = 0; p < level.pairs(); ++p) {
+    h.pairs.push_back(level.pair(p).shape());
+    for (const auto& part : level.pair(p).image()) data.parts.push_back(part);
+  }
+  h.image_bytes = data.size();
+  return write_stream(dir, h, data, threads, compression);
+}
+
 void write_file_atomically(const fs::path& file, const std::vector<std::span<const unsigned char>>& parts) {
   write_file_atomically(file, [&](int fd, const fs::path& tmp) {
     for (const auto& part : parts) write_all(fd, part.data(), part.size(), tmp);
@@ -380,20 +453,12 @@ void write_file_atomically(const fs::path& file, const std::function<void(int fd
 Header read_header(const fs::path& file, std::uint32_t* header_crc) {
   std::uint64_t size = 0;
   std::ifstream in = open_for_reading(file, size);
-  const std::uint64_t head = std::min<std::uint64_t>(size, kPackedHeaderSize);
-  std::vector<unsigned char> data(kPackedHeaderSize, 0);
-  in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(head));
-  if (size >= kHeaderSize) {
-    // Read the block table too (when the file has it) so that its checksum is checked.
-    const std::uint64_t header_size =
-        get_le<std::uint32_t>(data.data() + 8) == kPackedVersion ? kPackedHeaderSize : kHeaderSize;
-    const std::uint64_t table_end =
-        header_size + std::uint64_t(get_le<std::uint32_t>(data.data() + 36)) * kTableEntrySize;
-    if (table_end <= size && table_end > head) {
-      data.resize(static_cast<std::size_t>(table_end));
-      in.read(reinterpret_cast<char*>(data.data() + head), static_cast<std::streamsize>(table_end - head));
-    }
-  }
+  // The block table too (when the file has it), so that its checksum is checked.
+  const std::vector<unsigned char> data =
+      read_head(file, size, [&](unsigned char* to, std::uint64_t n, std::uint64_t at) {
+        in.seekg(static_cast<std::streamoff>(at));
+        return static_cast<bool>(in.read(reinterpret_cast<char*>(to), static_cast<std::streamsize>(n)));
+      });
   const Header h = parse(file, data.data(), size, nullptr);
   if (header_crc) *header_crc = crc32c(data.data(), 60);
   return h;
@@ -440,20 +505,7 @@ void read_stream(const fs::path& file, int pits, const Rules& rules, int k, int 
     }
     return true;
   };
-  std::vector<unsigned char> head(static_cast<std::size_t>(std::min<std::uint64_t>(size, kPackedHeaderSize)));
-  if (!read_at(head.data(), head.size(), 0)) fail(file, "read failed");
-  if (head.size() >= kHeaderSize) {
-    const std::uint64_t header_size =
-        get_le<std::uint32_t>(head.data() + 8) == kPackedVersion ? kPackedHeaderSize : kHeaderSize;
-    const std::uint64_t table_end =
-        header_size + std::uint64_t(get_le<std::uint32_t>(head.data() + 36)) * kTableEntrySize;
-    if (table_end <= size && table_end > head.size()) {
-      const std::size_t had = head.size();
-      head.resize(static_cast<std::size_t>(table_end));
-      if (!read_at(head.data() + had, table_end - had, had)) fail(file, "read failed");
-    }
-  }
-  head.resize(std::max<std::size_t>(head.size(), kPackedHeaderSize));  // parse reads the header within it
+  const std::vector<unsigned char> head = read_head(file, size, read_at);
   std::vector<BlockEntry> table;
   const Header h = parse(file, head.data(), size, &table);
   check_level_header(file, h, pits, rules, k);
@@ -538,13 +590,48 @@ PackedLevel read_image(const fs::path& file, int pits, const Rules& rules, int k
   return level;
 }
 
+// A version-3 file's level, every pair's image checked for consistency.
+PairedLevel read_pairs(const fs::path& file, int pits, const Rules& rules, int k, int threads, Header* header,
+                       std::uint32_t* header_crc) {
+  PairedLevel level(pits, k);
+  std::vector<PackedLevel> pairs;
+  read_stream(
+      file, pits, rules, k, threads,
+      [&](const Header& h) {
+        if (h.version != kPairedVersion) fail(file, "replaced by a file of another format while being read");
+        Segments<unsigned char> out;
+        for (int p = 0; p < static_cast<int>(h.pairs.size()); ++p) {
+          try {
+            pairs.push_back(PackedLevel::with_shape(level.range(p), h.pairs[p]));
+          } catch (const std::invalid_argument& e) {
+            fail(file, "inconsistent header of pair " + std::to_string(p) + ": " + e.what());
+          }
+          for (const auto& part : pairs.back().image_for_filling()) out.parts.push_back(part);
+        }
+        return out;
+      },
+      header, header_crc);
+  for (int p = 0; p < static_cast<int>(pairs.size()); ++p) {
+    try {
+      pairs[p].check_image(threads);
+    } catch (const std::invalid_argument& e) {
+      fail(file, "corrupt packed image of pair " + std::to_string(p) + ": " + e.what());
+    }
+    level.add_pair(std::move(pairs[p]));
+  }
+  return level;
+}
+
 }  // namespace
 
 LevelArray read_level(const fs::path& dir, int pits, const Rules& rules, int k, int threads, Header* header,
                       std::uint32_t* header_crc) {
   const fs::path file = level_path(dir, k);
-  if (read_header(file).version == kPackedVersion)
+  const std::uint32_t version = read_header(file).version;
+  if (version == kPackedVersion)
     return read_image(file, pits, rules, k, threads, header, header_crc).unpack(BoardIndexer(pits, k), threads);
+  if (version == kPairedVersion)
+    return read_pairs(file, pits, rules, k, threads, header, header_crc).unpack(BoardIndexer(pits, k), threads);
   LevelArray level;
   read_stream(
       file, pits, rules, k, threads,
@@ -565,6 +652,14 @@ PackedLevel read_packed_level(const fs::path& dir, int pits, const Rules& rules,
   if (read_header(file).version == kPackedVersion) return read_image(file, pits, rules, k, threads, header, header_crc);
   LevelArray bytes = read_level(dir, pits, rules, k, threads, header, header_crc);
   return PackedLevel::pack(BoardIndexer(pits, k), k, std::move(bytes), 0, threads);  // in place
+}
+
+PairedLevel read_paired_level(const fs::path& dir, int pits, const Rules& rules, int k, int threads, Header* header,
+                              std::uint32_t* header_crc) {
+  const fs::path file = level_path(dir, k);
+  if (read_header(file).version == kPairedVersion) return read_pairs(file, pits, rules, k, threads, header, header_crc);
+  const LevelArray bytes = read_level(dir, pits, rules, k, threads, header, header_crc);
+  return PairedLevel::pack(BoardIndexer(pits, k), k, bytes, 0, threads);
 }
 
 }  // namespace kalah::dbfile

@@ -4,7 +4,9 @@
 //
 // Version 1 holds the level's bytes (one a board, solver/db/level.hpp); version 2 holds the
 // image of the packed level (solver/db/packed_level.hpp: weights, group offsets, lines,
-// exceptions, one byte stream) and loads into memory as it is, 2-4 bits a board.
+// exceptions, one byte stream) and loads into memory as it is, 2-4 bits a board; version 3
+// holds a level packed by sublevel pairs (solver/db/paired_level.hpp): the images of pairs
+// 0 .. k/2, one after the other.
 //
 // Layout (little endian):
 //   header, 64 bytes   magic "KALAHDB" 0x1A, format version, header size, m, rule fields,
@@ -13,6 +15,7 @@
 //                      CRC-32C of the header's first 60 bytes
 //   v2 only, 64 bytes  image bytes, width, weight count, line count, group count, exception
 //                      count, zeros, CRC-32C of these 64 bytes' first 60
+//   v3 only, 64 bytes  the same for each pair p = 0 .. k/2 (its image bytes and shape)
 //   block table        per block 24 bytes: file offset (u64), stored size (u32), CRC-32C of
 //                      the block's raw bytes (u32), CRC-32C of the stored bytes (u32), 0 (u32)
 //   blocks             each one zstd frame of its bytes (the last block may be shorter)
@@ -30,12 +33,14 @@
 #include "solver/db/database.hpp"
 #include "solver/db/level.hpp"
 #include "solver/db/packed_level.hpp"
+#include "solver/db/paired_level.hpp"
 
 namespace kalah::dbfile {
 
 inline constexpr char kMagic[8] = {'K', 'A', 'L', 'A', 'H', 'D', 'B', 0x1A};
 inline constexpr std::uint32_t kVersion = 1;        // one byte a board
 inline constexpr std::uint32_t kPackedVersion = 2;  // packed image
+inline constexpr std::uint32_t kPairedVersion = 3;  // packed images of the sublevel pairs
 inline constexpr std::uint32_t kHeaderSize = 64;
 inline constexpr std::uint32_t kPackedHeaderSize = 128;
 inline constexpr std::uint32_t kTableEntrySize = 24;
@@ -52,9 +57,12 @@ struct Header {
   std::uint32_t blocks = 0;
   std::uint64_t table_offset = kHeaderSize;  // = header size
   std::uint64_t file_size = 0;
-  // Version 2: the packed image's bytes and shape.
+  // Versions 2 and 3: the bytes of the packed image (of all pairs); version 2: its shape;
+  // version 3: each pair's.
   std::uint64_t image_bytes = 0;
   PackedLevel::Shape packed;
+  std::vector<PackedLevel::Shape> pairs;
+  bool is_packed() const { return version == kPackedVersion || version == kPairedVersion; }
   // Bits a board once loaded as the file holds it: 8 (version 1) or the packed image's.
   double bits_per_board() const {
     return version == kVersion || entries == 0 ? 8.0 : 8.0 * double(image_bytes) / double(entries);
@@ -78,6 +86,9 @@ WriteStats write_level(const std::filesystem::path& dir, int pits, const Rules& 
 
 // The same for a packed level: a version-2 file holding its image.
 WriteStats write_packed_level(const std::filesystem::path& dir, int pits, const Rules& rules, const PackedLevel& level,
+                              int threads = 0, int compression = 3);
+// The same for a level packed by pairs (complete): a version-3 file holding the pairs' images.
+WriteStats write_paired_level(const std::filesystem::path& dir, int pits, const Rules& rules, const PairedLevel& level,
                               int threads = 0, int compression = 3);
 
 // Write `parts`, one after the other, to `file` atomically: to file + ".tmp", fsync, rename
@@ -104,13 +115,17 @@ void check_level_header(const std::filesystem::path& file, const Header& h, int 
 // Throws DatabaseError naming the file and the problem. *header and *header_crc, when given,
 // receive the header read and the CRC-32C of its bytes 0..59 (as read_header gives them), from
 // the same bytes as the entries.
-// A version-2 file is unpacked (one byte a board).
+// A version-2 or -3 file is unpacked (one byte a board).
 LevelArray read_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k, int threads = 0,
                       Header* header = nullptr, std::uint32_t* header_crc = nullptr);
 
 // The same as a packed level: a version-2 file as it is (its image checked for consistency), a
-// version-1 file packed (PackedLevel::pack, width 0).
+// version-1 or -3 file packed (PackedLevel::pack, width 0).
 PackedLevel read_packed_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k, int threads = 0,
+                              Header* header = nullptr, std::uint32_t* header_crc = nullptr);
+// The same as a level packed by pairs: a version-3 file as it is (every pair's image checked
+// for consistency), a version-1 or -2 file packed by pairs (PairedLevel::pack, width 0).
+PairedLevel read_paired_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k, int threads = 0,
                               Header* header = nullptr, std::uint32_t* header_crc = nullptr);
 
 }  // namespace kalah::dbfile

@@ -119,10 +119,12 @@ std::optional<DbManifest> read_manifest(const fs::path& dir) {
   } catch (const std::invalid_argument& e) {
     damaged(file, e.what());
   }
-  if (m.format_version != dbfile::kVersion && m.format_version != dbfile::kPackedVersion)
+  if (m.format_version != dbfile::kVersion && m.format_version != dbfile::kPackedVersion &&
+      m.format_version != dbfile::kPairedVersion)
     throw DatabaseError(file.string() + ": describes level files of format version " +
                         std::to_string(m.format_version) + ", this program reads versions " +
-                        std::to_string(dbfile::kVersion) + " and " + std::to_string(dbfile::kPackedVersion));
+                        std::to_string(dbfile::kVersion) + ", " + std::to_string(dbfile::kPackedVersion) + " and " +
+                        std::to_string(dbfile::kPairedVersion));
   if (m.pits < 1 || m.pits > kMaxPits) damaged(file, "invalid pit count");
   return m;
 }

@@ -10,6 +10,7 @@
 #include "solver/db/manifest.hpp"
 #include "solver/db/raw_cache.hpp"
 #include "solver/db/store.hpp"
+#include "testing/database_files.hpp"
 #include "testing/rule_sets.hpp"
 #include "testing/scratch_dir.hpp"
 
@@ -28,30 +29,9 @@ using kalah::test::ScratchDir;
 namespace {
 
 DbBuildSummary build(const std::filesystem::path& dir, int m, int s, const Rules& r, std::uint32_t format) {
-  DbBuildOptions o;
-  o.pits = m;
-  o.max_seeds = s;
-  o.rules = r;
-  o.threads = 2;
-  o.format = format;
-  return build_database(dir, o);
+  return test::build_db(dir, m, s, r, format);
 }
-
-// Boards of levels 0..S whose value differs between the two databases (probed through
-// value_at, whatever the layouts).
-std::uint64_t differences(const EndgameDatabase& a, const EndgameDatabase& b) {
-  std::uint64_t bad = 0;
-  const BoardIndexer& ix = a.indexer();
-  for (int k = 0; k <= a.max_seeds(); ++k) {
-    Board board = ix.board(k, 0);
-    for (std::uint64_t i = 0; i < ix.count(k); ++i) {
-      const base::u128 bits = base::to_bits(board);
-      if (a.value_at(k, i, bits) != b.value_at(k, i, bits)) ++bad;
-      if (i + 1 < ix.count(k)) ix.next(board);
-    }
-  }
-  return bad;
-}
+std::uint64_t differences(const EndgameDatabase& a, const EndgameDatabase& b) { return test::value_differences(a, b); }
 
 std::string load_error(const std::filesystem::path& dir, int m, const Rules& r, int pack_width) {
   try {
@@ -63,9 +43,7 @@ std::string load_error(const std::filesystem::path& dir, int m, const Rules& r, 
 }
 
 bool same_files(const std::filesystem::path& a, const std::filesystem::path& b, int s) {
-  for (int k = 0; k <= s; ++k)
-    if (test::read_bytes(dbfile::level_path(a, k)) != test::read_bytes(dbfile::level_path(b, k))) return false;
-  return true;
+  return test::same_level_files(a, b, s);
 }
 
 }  // namespace

@@ -32,8 +32,7 @@ class PairedLevel {
 
   // Pack a level of one byte a board in index order (BoardIndexer). width as PackedLevel::pack
   // (0: each pair's smallest). Throws std::invalid_argument as PackedLevel::pack does.
-  static PairedLevel pack(const BoardIndexer& indexer, int k, const LevelArray& values, int width = 0,
-                          int threads = 0);
+  static PairedLevel pack(const BoardIndexer& indexer, int k, const LevelArray& values, int width = 0, int threads = 0);
 
   // Add the next pair, packed over range(pairs()). Throws std::invalid_argument when it is not
   // that pair's (size, level, pits) or the level is complete.

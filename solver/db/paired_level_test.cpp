@@ -102,11 +102,12 @@ TEST_CASE("paired levels: the build reports the level's progress and stops when 
   for (int j = 0; j < k; ++j) lower.push_back(db.view(j));
   std::uint64_t last = 0, total = 0;
   bool monotone = true;
-  const PairedLevel built = build_paired_level(ix, rules, k, lower, 0, 2, [&](int level, std::uint64_t done, std::uint64_t size) {
-    monotone = monotone && level == k && done >= last && done <= size;
-    last = done;
-    total = size;
-  });
+  const PairedLevel built =
+      build_paired_level(ix, rules, k, lower, 0, 2, [&](int level, std::uint64_t done, std::uint64_t size) {
+        monotone = monotone && level == k && done >= last && done <= size;
+        last = done;
+        total = size;
+      });
   CHECK(monotone);
   CHECK(last == ix.count(k));
   CHECK(total == ix.count(k));

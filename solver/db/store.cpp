@@ -15,6 +15,7 @@
 
 #include "engine/text.hpp"
 #include "solver/base/board_index.hpp"
+#include "solver/base/sublevel_index.hpp"
 #include "solver/db/database.hpp"
 #include "solver/db/manifest.hpp"
 
@@ -25,9 +26,16 @@ namespace fs = std::filesystem;
 std::uint64_t db_memory_needed(int pits, int max_seeds, std::uint32_t format) {
   const BoardIndexer ix(pits, max_seeds);
   const std::uint64_t margin = std::uint64_t(64) << 20;
-  if (format != dbfile::kPackedVersion) return ix.count_upto(max_seeds) + ix.count(max_seeds) / 2 + margin;
+  if (format == dbfile::kVersion) return ix.count_upto(max_seeds) + ix.count(max_seeds) / 2 + margin;
   const std::uint64_t top_packed = packed_bytes_estimate(ix, max_seeds) - packed_bytes_estimate(ix, max_seeds - 1);
-  return packed_bytes_estimate(ix, max_seeds - 1) + ix.count(max_seeds) + top_packed + margin;
+  std::uint64_t top_bytes = ix.count(max_seeds);
+  if (format == dbfile::kPairedVersion) {
+    const SublevelIndexer order(pits, max_seeds);
+    top_bytes = 0;
+    for (int p = 0; p < SublevelIndexer::pairs(max_seeds); ++p)
+      top_bytes = std::max(top_bytes, order.pair_size(max_seeds, p));
+  }
+  return packed_bytes_estimate(ix, max_seeds - 1) + top_bytes + top_packed + margin;
 }
 
 namespace {
@@ -155,8 +163,10 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
   check_database_rules(o.rules);
   if (o.max_seeds < 0 || o.max_seeds > 127) throw std::invalid_argument("--max-seeds must be 0..127");
   const BoardIndexer ix(o.pits, o.max_seeds);
-  if (o.format != dbfile::kVersion && o.format != dbfile::kPackedVersion)
-    throw std::invalid_argument("level file format must be 1 (one byte a board) or 2 (packed)");
+  if (o.format != dbfile::kVersion && o.format != dbfile::kPackedVersion && o.format != dbfile::kPairedVersion)
+    throw std::invalid_argument(
+        "level file format must be 1 (one byte a board), 2 (packed) or 3 (packed by sublevel pairs), not " +
+        std::to_string(o.format));
   const std::uint64_t need = db_memory_needed(o.pits, o.max_seeds, o.format);
   if (o.memory_limit && need > o.memory_limit)
     throw std::invalid_argument("a database of " + std::to_string(o.max_seeds) + " seeds on " + std::to_string(o.pits) +
@@ -195,7 +205,8 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
   manifest.pits = o.pits;
   manifest.rules = o.rules;
   const bool packed = o.format == dbfile::kPackedVersion;
-  HeldLevels levels;             // the complete levels, one byte a board (format 1) or packed (format 2)
+  const bool paired = o.format == dbfile::kPairedVersion;
+  HeldLevels levels;             // the complete levels, one byte a board (format 1) or packed (formats 2, 3)
   std::uint64_t prev_bytes = 0;  // file size of level k - 1
   for (int k = 0; k <= o.max_seeds; ++k) {
     if (o.cancel && o.cancel->load(std::memory_order_relaxed)) throw BuildInterrupted(k);
@@ -219,13 +230,17 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
         try {
           if (packed)
             levels.add(dbfile::read_packed_level(dir, o.pits, o.rules, k, o.threads));
+          else if (paired)
+            levels.add(dbfile::read_paired_level(dir, o.pits, o.rules, k, o.threads));
           else
             levels.add(dbfile::read_level(dir, o.pits, o.rules, k, o.threads));
           if (h.version != o.format) {
-            // Values are the same in either format: convert the file instead of recomputing it.
+            // Values are the same in every format: convert the file instead of recomputing it.
             const dbfile::WriteStats ws =
                 packed
                     ? dbfile::write_packed_level(dir, o.pits, o.rules, levels.last_packed(), o.threads, o.compression)
+                : paired
+                    ? dbfile::write_paired_level(dir, o.pits, o.rules, levels.last_paired(), o.threads, o.compression)
                     : dbfile::write_level(dir, o.pits, o.rules, k, levels.last_bytes(), o.threads, o.compression);
             header_crc = ws.header_crc;
             note("level " + std::to_string(k) + ": converted " + file.filename().string() + " from format " +
@@ -264,17 +279,23 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
                           "), the filesystem has " + std::to_string(available) + " bytes (" + byte_text(available) +
                           ") free; free some space and run the build again (it resumes)");
     const auto t1 = std::chrono::steady_clock::now();
-    LevelArray level(ix.count(k));
-    build_level(ix, o.rules, k, levels.views(), level, o.threads, events.progress, o.cancel);
     dbfile::WriteStats ws;
-    if (packed) {
-      PackedLevel p = PackedLevel::pack(ix, k, std::move(level), 0, o.threads);  // in place of the bytes
-      level = LevelArray();
-      ws = dbfile::write_packed_level(dir, o.pits, o.rules, p, o.threads, o.compression);
+    if (paired) {
+      PairedLevel p = build_paired_level(ix, o.rules, k, levels.views(), 0, o.threads, events.progress, o.cancel);
+      ws = dbfile::write_paired_level(dir, o.pits, o.rules, p, o.threads, o.compression);
       levels.add(std::move(p));
     } else {
-      ws = dbfile::write_level(dir, o.pits, o.rules, k, level, o.threads, o.compression);
-      levels.add(std::move(level));
+      LevelArray level(ix.count(k));
+      build_level(ix, o.rules, k, levels.views(), level, o.threads, events.progress, o.cancel);
+      if (packed) {
+        PackedLevel p = PackedLevel::pack(ix, k, std::move(level), 0, o.threads);  // in place of the bytes
+        level = LevelArray();
+        ws = dbfile::write_packed_level(dir, o.pits, o.rules, p, o.threads, o.compression);
+        levels.add(std::move(p));
+      } else {
+        ws = dbfile::write_level(dir, o.pits, o.rules, k, level, o.threads, o.compression);
+        levels.add(std::move(level));
+      }
     }
     sum.bytes_on_disk += ws.bytes;
     prev_bytes = ws.bytes;
@@ -397,8 +418,7 @@ std::uint64_t DbScan::bytes() const {
 
 std::uint64_t DbScan::memory_bytes() const {
   std::uint64_t total = 0;
-  for (const DbLevelInfo& l : levels)
-    total += l.header.version == dbfile::kPackedVersion ? l.header.image_bytes : l.header.entries;
+  for (const DbLevelInfo& l : levels) total += l.header.is_packed() ? l.header.image_bytes : l.header.entries;
   return total;
 }
 
@@ -423,11 +443,13 @@ DbVerifySummary verify_database(const fs::path& dir, int threads, const std::fun
   sum.max_seeds = scan.levels.back().level;
   if (started) started(scan);
   const BoardIndexer ix(sum.pits, sum.max_seeds);
-  HeldLevels levels;  // each level as its file holds it (version 2 stays packed)
+  HeldLevels levels;  // each level as its file holds it (versions 2 and 3 stay packed)
   for (int k = 0; k <= sum.max_seeds; ++k) {
     // Every checksum, and for a packed level the image's consistency.
     if (scan.levels[k].header.version == dbfile::kPackedVersion)
       levels.add(dbfile::read_packed_level(dir, sum.pits, sum.rules, k, threads));
+    else if (scan.levels[k].header.version == dbfile::kPairedVersion)
+      levels.add(dbfile::read_paired_level(dir, sum.pits, sum.rules, k, threads));
     else
       levels.add(dbfile::read_level(dir, sum.pits, sum.rules, k, threads));
     std::uint64_t first_bad = 0;

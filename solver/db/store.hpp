@@ -41,9 +41,11 @@ struct DbBuildOptions {
   int threads = 0;                 // <= 0: all cores (OpenMP default)
   std::uint64_t memory_limit = 0;  // bytes; 0: no limit
   int compression = 3;             // zstd level
-  // Level file format: dbfile::kVersion (one byte a board; the build holds every level so) or
+  // Level file format: dbfile::kVersion (one byte a board; the build holds every level so),
   // dbfile::kPackedVersion (packed: the build holds the levels below the one it computes packed,
-  // and writes each level packed). A level file of the other format is converted, not rebuilt.
+  // and writes each level packed) or dbfile::kPairedVersion (packed by sublevel pairs: as 2, and
+  // the level under construction is computed a pair at a time, each pair packed when done). A
+  // level file of another format is converted, not rebuilt.
   std::uint32_t format = dbfile::kVersion;
   // Free space of the directory's filesystem, asked before each level is computed (tests
   // inject their own).
@@ -73,7 +75,8 @@ struct DbBuildSummary {
 // board) plus the compressed copy of the largest level while it is written. Format 2: levels
 // below the top packed (4.2 bits a board, packed_bytes_estimate), the top one at one byte while
 // it is computed and packed (in place), and the packed top level (files are written a few
-// compressed blocks at a time).
+// compressed blocks at a time). Format 3: as 2 with only the top level's largest pair at one
+// byte a board.
 std::uint64_t db_memory_needed(int pits, int max_seeds, std::uint32_t format = dbfile::kVersion);
 
 // Build (or resume) the database in `dir` (created if missing). Throws std::invalid_argument

@@ -186,17 +186,21 @@ TEST_CASE("search: with the endgame database (solver/db) values equal those with
 
 TEST_CASE("search: a packed database (2-4 bits a board) gives the values and best sowings of the 1-byte one",
           "[search][packed]") {
-  // Every width, so levels of 2 bits (many escapes) are probed too; the estimate and the
-  // search both read the packed levels.
+  // Every width, so levels of 2 bits (many escapes) are probed too, in index order and by
+  // sublevel pairs; the estimate and the search both read the packed levels.
   std::mt19937 rng(4242);
   for (const Rules& rules : all_value_rules()) {
     const EndgameDatabase bytes = EndgameDatabase::build_in_memory(5, rules, 10, 2);
     search::SolverOptions with_bytes = small_table(1);
     with_bytes.probe = search::database_probe(bytes);
     search::Solver reference_search(5, rules, 18, with_bytes);
-    for (int width : {0, 2, 3, 4}) {
+    for (int layout : {0, 2, 3, 4, 10, 12}) {  // index order at that width; by pairs (10 + width)
+      const int width = layout % 10;
       EndgameDatabase packed = EndgameDatabase::build_in_memory(5, rules, 10, 2);
-      packed.pack(width, 2);
+      if (layout < 10)
+        packed.pack(width, 2);
+      else
+        packed.pack_by_pairs(width, 2);
       REQUIRE(packed.packed());
       CHECK(packed.bits_per_board() < 5.0);
       for (int threads : {1, 2}) {
@@ -207,7 +211,7 @@ TEST_CASE("search: a packed database (2-4 bits a board) gives the values and bes
           Board b;
           if (!test::random_board(5, 4, 18, rules, rng, b)) continue;
           ++tested;
-          INFO("rules " << rules.describe() << " width " << width << " threads " << threads << " board " << tested);
+          INFO("rules " << rules.describe() << " layout " << layout << " threads " << threads << " board " << tested);
           REQUIRE(solver.value(b) == reference_search.value(b));
           REQUIRE(solver.best_sowings(b) == reference_search.best_sowings(b));
         }

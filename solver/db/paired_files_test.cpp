@@ -1,0 +1,186 @@
+// Format-3 database files (levels packed by sublevel pairs): a format-3 build holds the values
+// of a one-byte build (m = 2..6, every rule set), loads packed by pairs or unpacked, verifies,
+// converts to and from formats 1 and 2 byte for byte, resumes, and damage is detected and named.
+#include "testing/catch.hpp"
+
+#include "solver/db/database.hpp"
+#include "solver/db/format.hpp"
+#include "solver/db/manifest.hpp"
+#include "solver/db/store.hpp"
+#include "testing/database_files.hpp"
+#include "testing/rule_sets.hpp"
+#include "testing/scratch_dir.hpp"
+
+namespace kalah {
+// Tampering with a packed image (a consistent checksum over inconsistent content).
+struct PackedLevelAccess {
+  static std::uint64_t* lines(PackedLevel& p) { return reinterpret_cast<std::uint64_t*>(p.lines_mem_.data()); }
+  static std::vector<std::uint64_t>& group_first(PackedLevel& p) { return p.group_first_; }
+  static LevelArray& exceptions(PackedLevel& p) { return p.exceptions_; }
+};
+}  // namespace kalah
+
+using namespace kalah;
+using kalah::test::ScratchDir;
+
+namespace {
+
+std::string load_error(const std::filesystem::path& dir, int m, const Rules& r, int pack_width) {
+  try {
+    (void)EndgameDatabase::load(dir, m, r, -1, 0, false, {}, pack_width);
+  } catch (const DatabaseError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("paired files: a format-3 build holds the values of a format-1 build, m = 2..6, every rule set",
+          "[db][files][paired]") {
+  const int max_seeds[] = {0, 0, 14, 11, 9, 8, 8};
+  for (const Rules& rules : test::all_value_rules()) {
+    for (int m = 2; m <= 6; ++m) {
+      CAPTURE(rules.describe(), m);
+      ScratchDir bytes_dir("q1"), paired_dir("q3");
+      test::build_db(bytes_dir.path, m, max_seeds[m], rules, dbfile::kVersion);
+      test::build_db(paired_dir.path, m, max_seeds[m], rules, dbfile::kPairedVersion);
+      for (const DbLevelInfo& l : scan_database(paired_dir.path)) {
+        CHECK(l.header.version == dbfile::kPairedVersion);
+        CHECK(static_cast<int>(l.header.pairs.size()) == l.level / 2 + 1);
+        if (l.header.entries >= 65536) CHECK(l.header.bits_per_board() < 5);  // small levels are mostly weights
+      }
+      const EndgameDatabase reference = EndgameDatabase::load(bytes_dir.path, m, rules, -1, 0, false);
+      const EndgameDatabase filed = EndgameDatabase::load(paired_dir.path, m, rules, -1, 0, false, {}, 0, 2);
+      const EndgameDatabase unpacked = EndgameDatabase::load(paired_dir.path, m, rules, -1, 0, false);
+      REQUIRE(filed.packed());
+      for (int k = 0; k <= max_seeds[m]; ++k) CHECK(filed.paired_level(k).complete());
+      REQUIRE_FALSE(unpacked.packed());
+      CHECK(test::value_differences(reference, filed) == 0);
+      CHECK(test::value_differences(reference, unpacked) == 0);
+      CHECK(verify_database(paired_dir.path, 2).positions == reference.entries());
+    }
+  }
+}
+
+TEST_CASE("paired files: converting between formats gives the files a direct build gives", "[db][files][paired]") {
+  const Rules rules;
+  ScratchDir one("d1"), two("d2"), three("d3"), converted("dc");
+  test::build_db(one.path, 4, 11, rules, dbfile::kVersion);
+  test::build_db(two.path, 4, 11, rules, dbfile::kPackedVersion);
+  test::build_db(three.path, 4, 11, rules, dbfile::kPairedVersion);
+  test::build_db(converted.path, 4, 11, rules, dbfile::kVersion);
+  for (const std::uint32_t format :
+       {dbfile::kPairedVersion, dbfile::kPackedVersion, dbfile::kPairedVersion, dbfile::kVersion}) {
+    CAPTURE(format);
+    const DbBuildSummary s = test::build_db(converted.path, 4, 11, rules, format);
+    CHECK(s.levels_built == 0);
+    CHECK(s.levels_reused == 12);
+    const std::filesystem::path& direct = format == dbfile::kVersion         ? one.path
+                                          : format == dbfile::kPackedVersion ? two.path
+                                                                             : three.path;
+    CHECK(test::same_level_files(converted.path, direct, 11));
+    CHECK(read_manifest(converted.path)->format_version == format);
+  }
+
+  // A format-3 build extended from 8 to 11 seeds reuses 0..8 and equals the direct build.
+  ScratchDir grown("dg");
+  test::build_db(grown.path, 4, 8, rules, dbfile::kPairedVersion);
+  const DbBuildSummary s = test::build_db(grown.path, 4, 11, rules, dbfile::kPairedVersion);
+  CHECK(s.levels_reused == 9);
+  CHECK(s.levels_built == 3);
+  CHECK(test::same_level_files(grown.path, three.path, 11));
+}
+
+TEST_CASE("paired files: damage is detected and named", "[db][files][paired]") {
+  Rules rules;
+  rules.capture = Capture::Empty;
+  ScratchDir dir("qdamage");
+  test::build_db(dir.path, 3, 14, rules, dbfile::kPairedVersion);
+  const auto f = dbfile::level_path(dir.path, 14);
+  const auto original = test::read_bytes(f);
+  const std::size_t header = dbfile::kHeaderSize + 64 * 8;  // level 14: pairs 0..7
+  REQUIRE(original.size() > header + 400);
+  auto restore = [&] { test::write_bytes(f, original); };
+  for (int width : {-1, 0}) {  // loaded unpacked and packed
+    CAPTURE(width);
+    auto b = original;
+    b.resize(b.size() - 7);
+    test::write_bytes(f, b);
+    std::string e = load_error(dir.path, 3, rules, width);
+    CHECK(e.find("level-014.kdb") != std::string::npos);
+    CHECK(e.find("truncated") != std::string::npos);
+    b.resize(300);  // inside the pairs' headers
+    test::write_bytes(f, b);
+    CHECK(load_error(dir.path, 3, rules, width).find("truncated") != std::string::npos);
+    restore();
+
+    test::flip_byte(f, original.size() - 5);  // a block
+    e = load_error(dir.path, 3, rules, width);
+    CHECK(e.find("level-014.kdb") != std::string::npos);
+    CHECK(e.find("corrupt") != std::string::npos);
+    restore();
+
+    test::flip_byte(f, dbfile::kHeaderSize + 64 * 5 + 17);
+    CHECK(load_error(dir.path, 3, rules, width).find("header of pair 5 checksum mismatch") != std::string::npos);
+    restore();
+
+    test::flip_byte(f, header + 9);
+    CHECK(load_error(dir.path, 3, rules, width).find("block table checksum") != std::string::npos);
+    restore();
+
+    test::flip_byte(f, 25);
+    CHECK(load_error(dir.path, 3, rules, width).find("header checksum") != std::string::npos);
+    restore();
+    CHECK(load_error(dir.path, 3, rules, width) == "");
+  }
+
+  {  // a pair's image whose checksums hold but whose exception offsets do not add up
+    const PairedLevel level = dbfile::read_paired_level(dir.path, 3, rules, 14);
+    PairedLevel tampered(3, 14);
+    for (int p = 0; p < level.pairs(); ++p) {
+      PackedLevel pair = PackedLevel::with_shape(level.range(p), level.pair(p).shape());
+      const auto from = level.pair(p).image();
+      const auto to = pair.image_for_filling();
+      for (std::size_t i = 0; i < from.size(); ++i) std::memcpy(to[i].data(), from[i].data(), from[i].size());
+      if (p == 3) {
+        REQUIRE(pair.exceptions() > 0);
+        PackedLevelAccess::exceptions(pair)[0] = 100;
+      }
+      tampered.add_pair(std::move(pair));
+    }
+    ScratchDir other("qimage");
+    dbfile::write_paired_level(other.path, 3, rules, tampered);
+    try {
+      (void)dbfile::read_paired_level(other.path, 3, rules, 14);
+      FAIL("an inconsistent image was read");
+    } catch (const DatabaseError& e) {
+      CHECK(std::string(e.what()).find("level-014.kdb: corrupt packed image of pair 3") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("paired files: levels of several blocks, and a mixed-format directory", "[db][files][paired]") {
+  const Rules rules;
+  ScratchDir one("qb1"), three("qb3");
+  test::build_db(one.path, 6, 15, rules, dbfile::kVersion);
+  test::build_db(three.path, 6, 15, rules, dbfile::kPairedVersion);
+  const std::vector<DbLevelInfo> levels = scan_database(three.path);
+  CHECK(levels[15].header.blocks >= 3);  // blocks cut through lines, arrays and pairs
+  const EndgameDatabase reference = EndgameDatabase::load(one.path, 6, rules, -1, 0, false);
+  CHECK(test::value_differences(reference, EndgameDatabase::load(three.path, 6, rules, -1, 0, false, {}, 0)) == 0);
+  CHECK(test::value_differences(reference, EndgameDatabase::load(three.path, 6, rules, -1, 0, false)) == 0);
+  // Packed at another width: repacked in index order.
+  CHECK(test::value_differences(reference, EndgameDatabase::load(three.path, 6, rules, -1, 0, false, {}, 3)) == 0);
+
+  // A format-3 build to 9 seeds on a format-1 database of 15: levels 0..9 converted, 10..15
+  // kept; every layout reads the same values, and the mixed database verifies.
+  test::build_db(one.path, 6, 9, rules, dbfile::kPairedVersion);
+  const DbScan scan = inspect_database(one.path);
+  REQUIRE(scan.max_seeds() == 15);
+  CHECK(scan.levels[9].header.version == dbfile::kPairedVersion);
+  CHECK(scan.levels[10].header.version == dbfile::kVersion);
+  CHECK(test::value_differences(reference, EndgameDatabase::load(one.path, 6, rules, -1, 0, false, {}, 0)) == 0);
+  CHECK(test::value_differences(reference, EndgameDatabase::load(one.path, 6, rules, -1, 0, false)) == 0);
+  CHECK(verify_database(one.path, 2).max_seeds == 15);
+}
