@@ -23,6 +23,12 @@ SublevelIndexer::SublevelIndexer(int pits, int max_seeds) : m_(pits), max_seeds_
   term_.assign(static_cast<std::size_t>(m_) * term_stride_, 0);
   for (int i = 0; i + 1 < m_; ++i)
     for (int p = 0; p <= max_seeds; ++p) term_[static_cast<std::size_t>(i) * term_stride_ + p] = binomial(p + i, i + 1);
+  sides_.resize(term_stride_);
+  for (int t = 0; t <= max_seeds; ++t) sides_[t] = sides(t);
+  pair_base_.assign(static_cast<std::size_t>(term_stride_) * term_stride_, 0);
+  for (int k = 0; k <= max_seeds; ++k)
+    for (int s = 0; s <= k; ++s)
+      pair_base_[static_cast<std::size_t>(k) * term_stride_ + s] = 2 * s > k ? count(k, k - s) : 0;
 }
 
 bool SublevelIndexer::next_side(std::uint8_t* cells) const {

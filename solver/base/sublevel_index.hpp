@@ -63,20 +63,32 @@ class SublevelIndexer {
 
   // Position of the board `bits` (k seeds) in its pair, and the pair in *pair. The ranks'
   // prefix sums come from the whole board at once, then one table read a cell.
-  std::uint64_t pair_position(base::u128 bits, int k, int* pair) const {
+  template <int M>
+  std::uint64_t pair_position_m(base::u128 bits, int k, int* pair) const {
     alignas(16) std::uint8_t pre[16];
     const base::u128 sums = base::prefix_sums(bits);
     std::memcpy(pre, &sums, sizeof pre);
-    const int s = pre[m_ - 1];
+    const int s = pre[M - 1];
     const std::uint64_t* t = term_.data();
     std::uint64_t mover = 0, opponent = 0;
-    for (int i = 0; i + 1 < m_; ++i, t += term_stride_) {
-      mover += t[pre[i]];
-      opponent += t[pre[m_ + i] - s];
+    for (int i = 0; i + 1 < M; ++i) {
+      mover += t[i * term_stride_ + pre[i]];
+      opponent += t[i * term_stride_ + pre[M + i] - s];
     }
-    const int p = s <= k - s ? s : k - s;
-    *pair = p;
-    return (s == p ? 0 : count(k, p)) + opponent * sides(s) + mover;
+    *pair = s <= k - s ? s : k - s;
+    return pair_base_[static_cast<std::size_t>(k) * term_stride_ + s] + opponent * sides_[s] + mover;
+  }
+  std::uint64_t pair_position(base::u128 bits, int k, int* pair) const {
+    switch (m_) {
+      case 1: return pair_position_m<1>(bits, k, pair);
+      case 2: return pair_position_m<2>(bits, k, pair);
+      case 3: return pair_position_m<3>(bits, k, pair);
+      case 4: return pair_position_m<4>(bits, k, pair);
+      case 5: return pair_position_m<5>(bits, k, pair);
+      case 6: return pair_position_m<6>(bits, k, pair);
+      case 7: return pair_position_m<7>(bits, k, pair);
+      default: return pair_position_m<8>(bits, k, pair);
+    }
   }
   // The same for a Board.
   std::uint64_t pair_position(const Board& b, int k, int* pair) const {
@@ -98,10 +110,12 @@ class SublevelIndexer {
   void unrank_side(int t, std::uint64_t r, std::uint8_t* cells) const;
 
   int m_ = 0, max_seeds_ = 0;
-  std::vector<std::uint64_t> binom_;  // C(n, r), n <= max_seeds + m, r <= m
-  std::vector<std::uint64_t> first_;  // [k][s], s = 0..k+1
-  int term_stride_ = 0;
-  std::vector<std::uint64_t> term_;  // [i][prefix]: C(prefix + i, i + 1), i < m - 1
+  std::vector<std::uint64_t> binom_;      // C(n, r), n <= max_seeds + m, r <= m
+  std::vector<std::uint64_t> first_;      // [k][s], s = 0..k+1
+  int term_stride_ = 0;                   // max_seeds + 1
+  std::vector<std::uint64_t> term_;       // [i][prefix]: C(prefix + i, i + 1), i < m - 1
+  std::vector<std::uint64_t> sides_;      // [t]: sides(t)
+  std::vector<std::uint64_t> pair_base_;  // [k][s]: where sublevel (k, s) starts in its pair
 };
 
 }  // namespace kalah

@@ -68,8 +68,10 @@ class LevelSolver {
         }
         __builtin_prefetch(cur_ + e.at[n]);
       } else {
-        e.at[n] = kern_.index(e.succ[n].board);
-        __builtin_prefetch(views_[level].address(e.at[n], e.succ[n].board));
+        // A level packed by pairs ranks the board its own way: the index is not needed.
+        const LevelView& view = views_[level];
+        e.at[n] = view.paired() ? view.slot(0, e.succ[n].board) : kern_.index(e.succ[n].board);
+        __builtin_prefetch(view.address_at(e.at[n]));
       }
       ++n;
     }
@@ -90,7 +92,7 @@ class LevelSolver {
         if constexpr (Recurse)
           if (w == LevelArray::kUnknown) w = solve(s.board, e.at[j]);
       } else {
-        w = views_[s.level].value(e.at[j], s.board);
+        w = views_[s.level].value_at(e.at[j], s.board);
       }
       const int val = value_through(s.stored, s.again, w);
       best = val > best ? val : best;

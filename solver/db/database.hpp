@@ -102,6 +102,20 @@ class EndgameDatabase {
     assert(0 <= k && k <= max_seeds_);
     return views_[k].address(index, bits);
   }
+  // The same in two steps for a caller that prefetches and then reads: where the board is
+  // stored (LevelView::slot: the index, or a paired level's slot), then by that.
+  std::uint64_t slot(int k, std::uint64_t index, base::u128 bits) const {
+    assert(0 <= k && k <= max_seeds_);
+    return views_[k].slot(index, bits);
+  }
+  int value_in_slot(int k, std::uint64_t slot, base::u128 bits) const {
+    assert(0 <= k && k <= max_seeds_);
+    return views_[k].value_at(slot, bits);
+  }
+  const void* slot_address(int k, std::uint64_t slot) const {
+    assert(0 <= k && k <= max_seeds_);
+    return views_[k].address_at(slot);
+  }
   // Level k whichever way it is held.
   const LevelView& view(int k) const {
     assert(0 <= k && k <= max_seeds_);

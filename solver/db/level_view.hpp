@@ -33,19 +33,28 @@ class LevelView {
   bool packed() const { return bytes_ == nullptr; }  // 2-4 bits a board, either order
   bool paired() const { return paired_ != nullptr; }
 
-  // Remainder value of the board `bits` (cells as bytes) at `index` in this level.
+  // Where the board `bits` (cells as bytes) with `index` in this level is stored: the index,
+  // or for a level packed by pairs its slot (PairedLevel::slot). Probes by slot, after a
+  // prefetch by slot, rank the board once.
+  std::uint64_t slot(std::uint64_t index, base::u128 bits) const { return paired_ ? paired_->slot(bits) : index; }
+  int value_at(std::uint64_t slot, base::u128 bits) const {
+    if (bytes_) return bytes_[slot];
+    if (packed_) return packed_->value(slot, bits);
+    return paired_->value_at(slot, bits);
+  }
+  const void* address_at(std::uint64_t slot) const {
+    if (bytes_) return bytes_ + slot;
+    if (packed_) return packed_->address(slot);
+    return paired_->address_at(slot);
+  }
+
+  // Remainder value of the board `bits` at `index` in this level.
   int value(std::uint64_t index, base::u128 bits) const {
     assert(index < size_);
-    if (bytes_) return bytes_[index];
-    if (packed_) return packed_->value(index, bits);
-    return paired_->value(bits);
+    return paired_ ? paired_->value(bits) : value_at(index, bits);
   }
   // The memory a value() of the same board reads first, for a prefetch.
-  const void* address(std::uint64_t index, base::u128 bits) const {
-    if (bytes_) return bytes_ + index;
-    if (packed_) return packed_->address(index);
-    return paired_->address(bits);
-  }
+  const void* address(std::uint64_t index, base::u128 bits) const { return address_at(slot(index, bits)); }
 
  private:
   const std::int8_t* bytes_ = nullptr;

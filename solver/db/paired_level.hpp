@@ -50,19 +50,23 @@ class PairedLevel {
   double bits_per_board() const { return size_ ? 8.0 * double(bytes()) / double(size_) : 0.0; }
   bool mapped() const;  // some pair maps a packed raw cache
 
-  // Remainder value of the board `bits` of this (complete) level.
-  int value(base::u128 bits) const {
+  // Where the board `bits` is stored: its pair in the top 8 bits, its position in the pair
+  // below. A caller that prefetches and then reads ranks the board once.
+  static constexpr int kSlotShift = 56;
+  std::uint64_t slot(base::u128 bits) const {
     int p = 0;
     const std::uint64_t at = order_->pair_position(bits, k_, &p);
-    assert(p < pairs());
-    return pairs_[p].value(at, bits);
+    return static_cast<std::uint64_t>(p) << kSlotShift | at;
   }
-  // The line value() reads, for a prefetch.
-  const void* address(base::u128 bits) const {
-    int p = 0;
-    const std::uint64_t at = order_->pair_position(bits, k_, &p);
-    return pairs_[p].address(at);
+  // Remainder value of the board `bits` at `slot`, and the line that reads, for a prefetch.
+  int value_at(std::uint64_t slot, base::u128 bits) const {
+    assert(static_cast<int>(slot >> kSlotShift) < pairs());
+    return pairs_[slot >> kSlotShift].value(slot & kSlotMask, bits);
   }
+  const void* address_at(std::uint64_t slot) const { return pairs_[slot >> kSlotShift].address(slot & kSlotMask); }
+  // The same for the board `bits` of this (complete) level.
+  int value(base::u128 bits) const { return value_at(slot(bits), bits); }
+  const void* address(base::u128 bits) const { return address_at(slot(bits)); }
 
   // Every entry, one byte a board in index order.
   LevelArray unpack(const BoardIndexer& indexer, int threads = 0) const;
@@ -72,6 +76,7 @@ class PairedLevel {
  private:
   int pits_ = 0, k_ = 0;
   std::uint64_t size_ = 0;
+  static constexpr std::uint64_t kSlotMask = (std::uint64_t(1) << kSlotShift) - 1;
   std::shared_ptr<const SublevelIndexer> order_;  // shared by copies; never changes
   std::vector<PackedLevel> pairs_;
 };

@@ -93,7 +93,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   Child* const children = storage.c;
   int n = 0;
   bool open[kMaxPits] = {};
-  std::uint64_t entry[kMaxPits];  // the database index of a child (in-memory databases), or kNoEntry
+  std::uint64_t entry[kMaxPits];  // where a child is in the database (EndgameDatabase::slot), or kNoEntry
   const EndgameDatabase* const db = ctx.probe.database;
   const Kernel kernel{*ctx.sowing};
   const base::u128 x = base::to_bits(b);
@@ -115,8 +115,8 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
       c.lo = c.hi = c.through(remainder);
     } else if (ctx.probe.covers(c.seeds)) {
       if (db) {
-        entry[n] = kernel.index(s.board);
-        __builtin_prefetch(db->address(c.seeds, entry[n], s.board));
+        entry[n] = db->slot(c.seeds, kernel.index(s.board), s.board);
+        __builtin_prefetch(db->slot_address(c.seeds, entry[n]));
       } else {
         ctx.probe.warm(c.board, c.seeds);
         c.lo = c.hi = INT_MIN;  // read below
@@ -149,7 +149,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
       c.lo = c.through(c.extra ? clo : chi);
       c.hi = c.through(c.extra ? chi : clo);
     } else if (entry[i] != kNoEntry) {
-      c.lo = c.hi = c.through(db->value_at(c.seeds, entry[i], base::to_bits(c.board)));
+      c.lo = c.hi = c.through(db->value_in_slot(c.seeds, entry[i], base::to_bits(c.board)));
     } else if (c.lo == INT_MIN) {
       c.lo = c.hi = c.through(ctx.probe.value(c.board, c.seeds));
     }
