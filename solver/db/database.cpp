@@ -160,7 +160,7 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
     if (version == dbfile::kPairedVersion && pack_width == 0) {
       // A version-3 file holds the level packed by pairs, as it is loaded.
       db.paired_.resize(k + 1);
-      db.paired_[k] = dbfile::read_paired_level(dir, pits, rules, k, threads);
+      db.paired_[k] = dbfile::load_paired_level(dir, pits, rules, k, cache, threads);
       db.packed_.emplace_back();
       continue;
     }

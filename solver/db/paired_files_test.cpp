@@ -6,6 +6,7 @@
 #include "solver/db/database.hpp"
 #include "solver/db/format.hpp"
 #include "solver/db/manifest.hpp"
+#include "solver/db/raw_cache.hpp"
 #include "solver/db/store.hpp"
 #include "testing/database_files.hpp"
 #include "testing/rule_sets.hpp"
@@ -183,4 +184,52 @@ TEST_CASE("paired files: levels of several blocks, and a mixed-format directory"
   CHECK(test::value_differences(reference, EndgameDatabase::load(one.path, 6, rules, -1, 0, false, {}, 0)) == 0);
   CHECK(test::value_differences(reference, EndgameDatabase::load(one.path, 6, rules, -1, 0, false)) == 0);
   CHECK(verify_database(one.path, 2).max_seeds == 15);
+}
+
+TEST_CASE("paired files: a packed load writes paired raw caches, maps them next time, and notes a damaged one",
+          "[db][files][paired][cache]") {
+  const Rules rules;
+  ScratchDir dir("qcache"), reference_dir("qcache-ref");
+  test::build_db(dir.path, 5, 12, rules, dbfile::kPairedVersion);
+  test::build_db(reference_dir.path, 5, 12, rules, dbfile::kVersion);
+  const EndgameDatabase reference = EndgameDatabase::load(reference_dir.path, 5, rules, -1, 0, false);
+  std::vector<std::string> notes;
+  auto load = [&] {
+    return EndgameDatabase::load(
+        dir.path, 5, rules, -1, 0, true, [&](const std::string& s) { notes.push_back(s); }, 0, 2);
+  };
+  const EndgameDatabase first = load();
+  CHECK(notes.empty());
+  for (int k = 0; k <= 12; ++k) {
+    CHECK(std::filesystem::exists(dbfile::packed_raw_path(dir.path, k)));
+    CHECK_FALSE(first.paired_level(k).mapped());
+  }
+  CHECK(test::value_differences(reference, first) == 0);
+  const EndgameDatabase second = load();
+  CHECK(notes.empty());
+  for (int k = 0; k <= 12; ++k) CHECK(second.paired_level(k).mapped());
+  CHECK(test::value_differences(reference, second) == 0);
+
+  // Damage in a pair's lines, in the padding between pairs and in the last pair's tail: each
+  // noted, the level file read instead, the cache rewritten and mapped next time.
+  const auto cache12 = dbfile::packed_raw_path(dir.path, 12);
+  const auto size = std::filesystem::file_size(cache12);
+  for (const std::size_t at : {std::size_t(dbfile::kRawHeaderSize + 100), std::size_t(2 * dbfile::kRawHeaderSize - 1),
+                               std::size_t(size - 3)}) {
+    CAPTURE(at);
+    notes.clear();
+    test::flip_byte(cache12, at);
+    const EndgameDatabase damaged = load();
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0].find("level-012.praw: data checksum mismatch") != std::string::npos);
+    CHECK_FALSE(damaged.paired_level(12).mapped());
+    CHECK(test::value_differences(reference, damaged) == 0);
+    notes.clear();
+    CHECK(load().paired_level(12).mapped());
+    CHECK(notes.empty());
+  }
+  // Loaded one byte a board, a format-3 database keeps one-byte raw caches (level-KKK.raw).
+  const EndgameDatabase bytes = EndgameDatabase::load(dir.path, 5, rules, -1, 0, true);
+  CHECK(std::filesystem::exists(dbfile::raw_path(dir.path, 12)));
+  CHECK(test::value_differences(reference, bytes) == 0);
 }

@@ -251,22 +251,37 @@ namespace {
 // Packed cache header fields (after the level fields at 16..31 and the CRCs and size at 32..47).
 constexpr std::size_t kOffWidth = 48, kOffWeights = 52, kOffLines = 56, kOffGroups = 64, kOffExceptions = 72,
                       kOffLinesAt = 80, kOffExceptionsAt = 88, kOffTailAt = 96;
+// Paired cache header fields: the pair count, then a 56-byte entry a pair from kOffPairs.
+constexpr std::size_t kOffPairCount = 48, kOffPairs = 64, kPairEntry = 56;
 
 std::uint64_t page_round(std::uint64_t n) { return (n + kRawHeaderSize - 1) / kRawHeaderSize * kRawHeaderSize; }
 
-// Where the sections of a packed cache of `shape` lie, and its size.
+// Where the sections of a packed image of `shape` lie in a cache file when its lines start at
+// `lines_at` (a page boundary): lines, exceptions (from a page boundary), then the tail
+// (weights and group offsets, from the next page boundary after the exceptions).
 struct PackedLayout {
-  std::uint64_t lines_at = kRawHeaderSize, exceptions_at = 0, tail_at = 0, size = 0;
-  explicit PackedLayout(const PackedLevel::Shape& shape) {
+  std::uint64_t lines_at = kRawHeaderSize, exceptions_at = 0, tail_at = 0, end = 0;
+  explicit PackedLayout(const PackedLevel::Shape& shape, std::uint64_t start = kRawHeaderSize) : lines_at(start) {
     exceptions_at = page_round(lines_at + shape.lines * PackedLevel::kLineBytes);
     tail_at = exceptions_at + page_round(shape.exceptions);
-    size = tail_at + shape.weights * sizeof(std::int16_t) + shape.groups * sizeof(std::uint64_t);
+    end = tail_at + shape.weights * sizeof(std::int16_t) + shape.groups * sizeof(std::uint64_t);
   }
 };
 
+// The layouts of a paired cache's pairs, each from the page boundary after the one before.
+std::vector<PackedLayout> paired_layouts(const Header& h) {
+  std::vector<PackedLayout> out;
+  std::uint64_t at = kRawHeaderSize;
+  for (const PackedLevel::Shape& shape : h.pairs) {
+    out.emplace_back(shape, at);
+    at = page_round(out.back().end);
+  }
+  return out;
+}
+
 std::vector<unsigned char> encode_packed(const Header& h, std::uint32_t source_crc, std::uint32_t data_crc) {
   const PackedLayout at(h.packed);
-  std::vector<unsigned char> b = cache_prologue(kPackedRawVersion, h, source_crc, data_crc, at.size);
+  std::vector<unsigned char> b = cache_prologue(kPackedRawVersion, h, source_crc, data_crc, at.end);
   put_le<std::uint32_t>(b.data() + kOffWidth, static_cast<std::uint32_t>(h.packed.width));
   put_le<std::uint32_t>(b.data() + kOffWeights, static_cast<std::uint32_t>(h.packed.weights));
   put_le<std::uint64_t>(b.data() + kOffLines, h.packed.lines);
@@ -277,6 +292,106 @@ std::vector<unsigned char> encode_packed(const Header& h, std::uint32_t source_c
   put_le<std::uint64_t>(b.data() + kOffTailAt, at.tail_at);
   put_le<std::uint32_t>(b.data() + kOffHeaderCrc, crc32c(b.data(), kOffHeaderCrc));
   return b;
+}
+
+std::vector<unsigned char> encode_paired(const Header& h, std::uint32_t source_crc, std::uint32_t data_crc) {
+  const std::vector<PackedLayout> layouts = paired_layouts(h);
+  std::vector<unsigned char> b =
+      cache_prologue(kPairedRawVersion, h, source_crc, data_crc, layouts.empty() ? kRawHeaderSize : layouts.back().end);
+  put_le<std::uint32_t>(b.data() + kOffPairCount, static_cast<std::uint32_t>(h.pairs.size()));
+  for (std::size_t p = 0; p < h.pairs.size(); ++p) {
+    unsigned char* e = b.data() + kOffPairs + p * kPairEntry;
+    const PackedLevel::Shape& shape = h.pairs[p];
+    put_le<std::uint32_t>(e, static_cast<std::uint32_t>(shape.width));
+    put_le<std::uint32_t>(e + 4, static_cast<std::uint32_t>(shape.weights));
+    put_le<std::uint64_t>(e + 8, shape.lines);
+    put_le<std::uint64_t>(e + 16, shape.groups);
+    put_le<std::uint64_t>(e + 24, shape.exceptions);
+    put_le<std::uint64_t>(e + 32, layouts[p].lines_at);
+    put_le<std::uint64_t>(e + 40, layouts[p].exceptions_at);
+    put_le<std::uint64_t>(e + 48, layouts[p].tail_at);
+  }
+  put_le<std::uint32_t>(b.data() + kOffHeaderCrc, crc32c(b.data(), kOffHeaderCrc));
+  return b;
+}
+
+// One packed image mapped from a cache file: two read-only mappings, [lines_at, exceptions_at)
+// and [exceptions_at, end), owned by the lines and the exceptions.
+struct MappedImage {
+  LevelArray lines, exceptions;
+  const unsigned char* second = nullptr;
+  std::size_t first_bytes = 0, second_bytes = 0;
+  // CRC-32C of the mapped bytes, continuing `crc` (none when `first`).
+  std::uint32_t crc(std::uint32_t crc, bool first) const {
+    crc = first ? crc32c(lines.data(), first_bytes) : crc32c(lines.data(), first_bytes, crc);
+    return crc32c(second, second_bytes, crc);
+  }
+};
+
+std::optional<MappedImage> map_image(int fd, const PackedLayout& at, const PackedLevel::Shape& shape) {
+  MappedImage m;
+  m.first_bytes = static_cast<std::size_t>(at.exceptions_at - at.lines_at);
+  m.second_bytes = static_cast<std::size_t>(at.end - at.exceptions_at);
+  void* first = ::mmap(nullptr, m.first_bytes, PROT_READ, MAP_SHARED, fd, static_cast<off_t>(at.lines_at));
+  if (first == MAP_FAILED) return std::nullopt;
+  m.lines = LevelArray::adopt_mapping(first, m.first_bytes, 0, shape.lines * PackedLevel::kLineBytes);
+  void* second = ::mmap(nullptr, m.second_bytes, PROT_READ, MAP_SHARED, fd, static_cast<off_t>(at.exceptions_at));
+  if (second == MAP_FAILED) return std::nullopt;
+  m.exceptions = LevelArray::adopt_mapping(second, m.second_bytes, 0, shape.exceptions);
+  m.second = static_cast<const unsigned char*>(second);
+  return m;
+}
+
+// The packed level over `range` from a mapped image whose checksum held; its weights and group
+// offsets are copied from the tail. Throws std::invalid_argument when the image is inconsistent.
+PackedLevel adopt_image(MappedImage&& m, const PackedLayout& at, const PackedLevel::Shape& shape,
+                        const BoardRange& range) {
+  const unsigned char* rest = m.second + (at.tail_at - at.exceptions_at);
+  std::vector<std::int16_t> weights(shape.weights);
+  std::vector<std::uint64_t> group_first(shape.groups);
+  std::memcpy(weights.data(), rest, weights.size() * sizeof(std::int16_t));
+  std::memcpy(group_first.data(), rest + weights.size() * sizeof(std::int16_t),
+              group_first.size() * sizeof(std::uint64_t));
+  PackedLevel level = PackedLevel::adopt(range, shape, std::move(m.lines), std::move(m.exceptions), std::move(weights),
+                                         std::move(group_first));
+  level.check_image();
+  return level;
+}
+
+// The header of the cache file `file`, opened into *fd (the caller closes it), when it is a
+// regular file of `size` bytes.
+std::optional<std::vector<unsigned char>> open_cache(const fs::path& file, std::uint64_t size, int* fd) {
+  *fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (*fd < 0) return std::nullopt;
+  struct stat st {};
+  if (::fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode) || static_cast<std::uint64_t>(st.st_size) != size)
+    return std::nullopt;
+  std::vector<unsigned char> head(kRawHeaderSize);
+  if (!read_head(*fd, head)) return std::nullopt;
+  return head;
+}
+
+// A packed image's sections as cache file parts (lines, padding, exceptions, padding, weights,
+// group offsets), appended to `parts`; `zeros` holds a page of zeros.
+void append_image(const PackedLevel& level, const PackedLayout& at, const std::vector<unsigned char>& zeros,
+                  std::vector<std::span<const unsigned char>>& parts) {
+  const std::vector<std::span<const unsigned char>> image = level.image();  // weights, groups, lines, exceptions
+  parts.push_back(image[2]);
+  parts.emplace_back(zeros.data(), at.exceptions_at - at.lines_at - image[2].size());
+  parts.push_back(image[3]);
+  parts.emplace_back(zeros.data(), at.tail_at - at.exceptions_at - image[3].size());
+  parts.push_back(image[0]);
+  parts.push_back(image[1]);
+}
+
+std::uint32_t crc_of(const std::vector<std::span<const unsigned char>>& parts) {
+  std::uint32_t crc = 0;
+  bool first = true;
+  for (const auto& part : parts) {
+    crc = first ? crc32c(part.data(), part.size()) : crc32c(part.data(), part.size(), crc);
+    first = false;
+  }
+  return crc;
 }
 
 }  // namespace
@@ -292,47 +407,22 @@ std::optional<PackedLevel> map_packed_raw_cache(const fs::path& dir, const Board
   if (damage) damage->clear();
   if (h.version != kPackedVersion) return std::nullopt;
   const fs::path file = packed_raw_path(dir, h.level);
-  const Fd f(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
-  if (f.fd < 0) return std::nullopt;
-  struct stat st {};
-  if (::fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-  const auto size = static_cast<std::uint64_t>(st.st_size);
   const PackedLayout at(h.packed);
-  if (size != at.size) return std::nullopt;
-  std::vector<unsigned char> head(kRawHeaderSize);
-  if (!read_head(f.fd, head)) return std::nullopt;
-  const std::uint32_t data_crc = get_le<std::uint32_t>(head.data() + kOffEntriesCrc);
-  if (head != encode_packed(h, header_crc, data_crc)) return std::nullopt;
-  // Two read-only mappings: header and lines; exceptions and the tail (page-aligned offsets).
-  const auto first_bytes = static_cast<std::size_t>(at.exceptions_at);
-  const auto second_bytes = static_cast<std::size_t>(at.size - at.exceptions_at);
-  void* first = ::mmap(nullptr, first_bytes, PROT_READ, MAP_SHARED, f.fd, 0);
-  if (first == MAP_FAILED) return std::nullopt;
-  LevelArray lines =
-      LevelArray::adopt_mapping(first, first_bytes, kRawHeaderSize, h.packed.lines * PackedLevel::kLineBytes);
-  void* second = ::mmap(nullptr, second_bytes, PROT_READ, MAP_SHARED, f.fd, static_cast<off_t>(at.exceptions_at));
-  if (second == MAP_FAILED) return std::nullopt;
-  // The exceptions own the second mapping; the tail after them is read through it too.
-  LevelArray exceptions = LevelArray::adopt_mapping(second, second_bytes, 0, h.packed.exceptions);
-  const auto* second_data = static_cast<const unsigned char*>(second);
+  int fd = -1;
+  const std::optional<std::vector<unsigned char>> head = open_cache(file, at.end, &fd);
+  const Fd f(fd);
+  if (!head) return std::nullopt;
+  const std::uint32_t data_crc = get_le<std::uint32_t>(head->data() + kOffEntriesCrc);
+  if (*head != encode_packed(h, header_crc, data_crc)) return std::nullopt;
+  std::optional<MappedImage> m = map_image(f.fd, at, h.packed);
+  if (!m) return std::nullopt;
   // Every read-back is checked: this pass also faults the pages in, in order.
-  std::uint32_t crc = crc32c(lines.data(), first_bytes - kRawHeaderSize);
-  crc = crc32c(second_data, second_bytes, crc);
-  if (crc != data_crc) {
+  if (m->crc(0, true) != data_crc) {
     if (damage) *damage = file.string() + ": data checksum mismatch (a damaged cache file)";
     return std::nullopt;
   }
-  const unsigned char* rest = second_data + (at.tail_at - at.exceptions_at);
-  std::vector<std::int16_t> weights(h.packed.weights);
-  std::vector<std::uint64_t> group_first(h.packed.groups);
-  std::memcpy(weights.data(), rest, weights.size() * sizeof(std::int16_t));
-  std::memcpy(group_first.data(), rest + weights.size() * sizeof(std::int16_t),
-              group_first.size() * sizeof(std::uint64_t));
   try {
-    PackedLevel level = PackedLevel::adopt(ix, h.level, h.packed, std::move(lines), std::move(exceptions),
-                                           std::move(weights), std::move(group_first));
-    level.check_image();
-    return level;
+    return adopt_image(std::move(*m), at, h.packed, BoardRange::level(ix, h.level));
   } catch (const std::invalid_argument& e) {
     if (damage) *damage = file.string() + ": " + e.what() + " (a damaged cache file)";
     return std::nullopt;
@@ -343,20 +433,69 @@ RawWriteResult write_packed_raw_cache(const fs::path& dir, const Header& h, std:
                                       const PackedLevel& level,
                                       const std::function<std::uint64_t(const fs::path&)>& free_bytes) {
   if (h.version != kPackedVersion || !(level.shape() == h.packed)) return {};
-  const PackedLayout at(h.packed);
-  const std::vector<std::span<const unsigned char>> image = level.image();  // weights, groups, lines, exceptions
   const std::vector<unsigned char> zeros(kRawHeaderSize, 0);
-  const std::span<const unsigned char> pad_lines(zeros.data(), at.exceptions_at - at.lines_at - image[2].size());
-  const std::span<const unsigned char> pad_exceptions(zeros.data(), at.tail_at - at.exceptions_at - image[3].size());
-  const std::vector<std::span<const unsigned char>> data{image[2],       pad_lines, image[3],
-                                                         pad_exceptions, image[0],  image[1]};
+  std::vector<std::span<const unsigned char>> data;
+  append_image(level, PackedLayout(h.packed), zeros, data);
+  const std::vector<unsigned char> head = encode_packed(h, header_crc, crc_of(data));
+  std::vector<std::span<const unsigned char>> parts{head};
+  parts.insert(parts.end(), data.begin(), data.end());
+  return write_cache_file(dir, packed_raw_path(dir, h.level), parts, free_bytes);
+}
+
+std::optional<PairedLevel> map_paired_raw_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc,
+                                                std::string* damage) {
+  if (damage) damage->clear();
+  if (h.version != kPairedVersion || h.pairs.empty()) return std::nullopt;
+  const fs::path file = packed_raw_path(dir, h.level);
+  const std::vector<PackedLayout> layouts = paired_layouts(h);
+  int fd = -1;
+  const std::optional<std::vector<unsigned char>> head = open_cache(file, layouts.back().end, &fd);
+  const Fd f(fd);
+  if (!head) return std::nullopt;
+  const std::uint32_t data_crc = get_le<std::uint32_t>(head->data() + kOffEntriesCrc);
+  if (*head != encode_paired(h, header_crc, data_crc)) return std::nullopt;
+  std::vector<MappedImage> images;
   std::uint32_t crc = 0;
-  bool first = true;
-  for (const auto& part : data) {
-    crc = first ? crc32c(part.data(), part.size()) : crc32c(part.data(), part.size(), crc);
-    first = false;
+  for (std::size_t p = 0; p < layouts.size(); ++p) {
+    std::optional<MappedImage> m = map_image(f.fd, layouts[p], h.pairs[p]);
+    if (!m) return std::nullopt;
+    // The padding between pairs (to the next page) is zeros the checksum covers too.
+    crc = m->crc(crc, p == 0);
+    if (p + 1 < layouts.size()) {
+      const std::vector<unsigned char> pad(layouts[p + 1].lines_at - layouts[p].end, 0);
+      crc = crc32c(pad.data(), pad.size(), crc);
+    }
+    images.push_back(std::move(*m));
   }
-  const std::vector<unsigned char> head = encode_packed(h, header_crc, crc);
+  if (crc != data_crc) {
+    if (damage) *damage = file.string() + ": data checksum mismatch (a damaged cache file)";
+    return std::nullopt;
+  }
+  try {
+    PairedLevel level(h.pits, h.level);
+    for (std::size_t p = 0; p < layouts.size(); ++p)
+      level.add_pair(adopt_image(std::move(images[p]), layouts[p], h.pairs[p], level.range(static_cast<int>(p))));
+    return level;
+  } catch (const std::invalid_argument& e) {
+    if (damage) *damage = file.string() + ": " + e.what() + " (a damaged cache file)";
+    return std::nullopt;
+  }
+}
+
+RawWriteResult write_paired_raw_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc,
+                                      const PairedLevel& level,
+                                      const std::function<std::uint64_t(const fs::path&)>& free_bytes) {
+  if (h.version != kPairedVersion || !level.complete() || static_cast<int>(h.pairs.size()) != level.pairs()) return {};
+  for (int p = 0; p < level.pairs(); ++p)
+    if (!(level.pair(p).shape() == h.pairs[p])) return {};
+  const std::vector<PackedLayout> layouts = paired_layouts(h);
+  const std::vector<unsigned char> zeros(kRawHeaderSize, 0);
+  std::vector<std::span<const unsigned char>> data;
+  for (int p = 0; p < level.pairs(); ++p) {
+    append_image(level.pair(p), layouts[p], zeros, data);
+    if (p + 1 < level.pairs()) data.emplace_back(zeros.data(), layouts[p + 1].lines_at - layouts[p].end);
+  }
+  const std::vector<unsigned char> head = encode_paired(h, header_crc, crc_of(data));
   std::vector<std::span<const unsigned char>> parts{head};
   parts.insert(parts.end(), data.begin(), data.end());
   return write_cache_file(dir, packed_raw_path(dir, h.level), parts, free_bytes);
@@ -376,6 +515,23 @@ PackedLevel load_packed_level(const fs::path& dir, int pits, const Rules& rules,
       [&](const Header& read, std::uint32_t crc, const PackedLevel& level) {
         // A format-1 file packed at load has no packed cache (its own raw cache serves it).
         return read.version == kPackedVersion ? write_packed_raw_cache(dir, read, crc, level, cache.free_bytes)
+                                              : RawWriteResult{true, {}};
+      });
+}
+
+PairedLevel load_paired_level(const fs::path& dir, int pits, const Rules& rules, int k, RawCacheState& cache,
+                              int threads) {
+  if (!cache.enabled) return read_paired_level(dir, pits, rules, k, threads);
+  const fs::path file = level_path(dir, k);
+  std::uint32_t header_crc = 0;
+  const Header h = read_header(file, &header_crc);
+  check_level_header(file, h, pits, rules, k);
+  return load_through_cache<PairedLevel>(
+      file, cache, [&](std::string* damage) { return map_paired_raw_cache(dir, h, header_crc, damage); },
+      [&](Header* read, std::uint32_t* crc) { return read_paired_level(dir, pits, rules, k, threads, read, crc); },
+      [&](const Header& read, std::uint32_t crc, const PairedLevel& level) {
+        // A level file of another format packed by pairs at load has no packed cache.
+        return read.version == kPairedVersion ? write_paired_raw_cache(dir, read, crc, level, cache.free_bytes)
                                               : RawWriteResult{true, {}};
       });
 }

@@ -25,6 +25,7 @@
 #include "solver/db/format.hpp"
 #include "solver/db/level.hpp"
 #include "solver/db/packed_level.hpp"
+#include "solver/db/paired_level.hpp"
 
 namespace kalah::dbfile {
 
@@ -88,6 +89,18 @@ RawWriteResult write_packed_raw_cache(
     const std::filesystem::path& dir, const Header& h, std::uint32_t header_crc, const PackedLevel& level,
     const std::function<std::uint64_t(const std::filesystem::path&)>& free_bytes = {});
 
+// Paired raw caches: beside a format-3 level file, "level-KKK.praw" holds each pair's image laid
+// out as a packed cache's (docs/db-format.md, "Packed raw cache files"), pair after pair, each
+// from a 4096-byte boundary, behind a 4096-byte header (cache format version 3: the pair count
+// and each pair's shape and section offsets).
+inline constexpr std::uint32_t kPairedRawVersion = 3;
+
+std::optional<PairedLevel> map_paired_raw_cache(const std::filesystem::path& dir, const Header& h,
+                                                std::uint32_t header_crc, std::string* damage = nullptr);
+RawWriteResult write_paired_raw_cache(
+    const std::filesystem::path& dir, const Header& h, std::uint32_t header_crc, const PairedLevel& level,
+    const std::function<std::uint64_t(const std::filesystem::path&)>& free_bytes = {});
+
 // How EndgameDatabase::load uses the caches across the levels of one load.
 struct RawCacheState {
   bool enabled = true;  // false: read the level files only, write no cache
@@ -107,6 +120,9 @@ LevelArray load_level(const std::filesystem::path& dir, int pits, const Rules& r
 // Level k of a format-2 level file as read_packed_level gives it, from its packed cache when
 // one is valid, else from the level file, writing the cache afterwards (as load_level).
 PackedLevel load_packed_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k,
+                              RawCacheState& cache, int threads = 0);
+// The same for a level packed by pairs (read_paired_level), through its paired cache.
+PairedLevel load_paired_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k,
                               RawCacheState& cache, int threads = 0);
 
 }  // namespace kalah::dbfile
