@@ -41,24 +41,29 @@ ProbeRateReport measure_probe_rate(const EndgameDatabase& db, const ProbeRateOpt
     r.value_sum += db.value_at(p.level, p.index, p.bits);
   }
 
+  // Each timed read starts from the board, as the search's do: its index (BoardIndexer), then
+  // where the layout keeps it (EndgameDatabase::slot: the index, or a paired level's own rank).
+  auto slot_of = [&](const Probe& p) { return db.slot(p.level, ix.index(base::from_bits(p.bits)), p.bits); };
   using Clock = std::chrono::steady_clock;
   std::int64_t sink = 0;
   auto t0 = Clock::now();
   for (std::uint64_t i = 0, j = 0; i < o.probes; ++i, j = j + 1 == o.boards ? 0 : j + 1) {
     const Probe& p = probes[j];
-    sink += db.value_at(p.level, p.index, p.bits);
+    sink += db.value_in_slot(p.level, slot_of(p), p.bits);
   }
   r.ns_single = std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / double(o.probes);
 
   const std::uint64_t batch = static_cast<std::uint64_t>(o.batch);
+  std::vector<std::uint64_t> slots(batch);
   t0 = Clock::now();
   std::uint64_t done = 0;
   for (std::uint64_t j = 0; done < o.probes;) {
     const std::uint64_t n = std::min({batch, o.boards - j, o.probes - done});
-    for (std::uint64_t b = 0; b < n; ++b)
-      __builtin_prefetch(db.address(probes[j + b].level, probes[j + b].index, probes[j + b].bits));
-    for (std::uint64_t b = 0; b < n; ++b)
-      sink += db.value_at(probes[j + b].level, probes[j + b].index, probes[j + b].bits);
+    for (std::uint64_t b = 0; b < n; ++b) {
+      slots[b] = slot_of(probes[j + b]);
+      __builtin_prefetch(db.slot_address(probes[j + b].level, slots[b]));
+    }
+    for (std::uint64_t b = 0; b < n; ++b) sink += db.value_in_slot(probes[j + b].level, slots[b], probes[j + b].bits);
     done += n;
     j = j + n == o.boards ? 0 : j + n;
   }
