@@ -1,6 +1,7 @@
 #include "solver/base/sublevel_index.hpp"
 
 #include <cassert>
+#include <mutex>
 #include <stdexcept>
 
 namespace kalah {
@@ -29,6 +30,15 @@ SublevelIndexer::SublevelIndexer(int pits, int max_seeds) : m_(pits), max_seeds_
   for (int k = 0; k <= max_seeds; ++k)
     for (int s = 0; s <= k; ++s)
       pair_base_[static_cast<std::size_t>(k) * term_stride_ + s] = 2 * s > k ? count(k, k - s) : 0;
+}
+
+std::shared_ptr<const SublevelIndexer> SublevelIndexer::shared(int pits) {
+  if (pits < 1 || pits > kMaxPits) throw std::invalid_argument("SublevelIndexer: pits 1..8");
+  static std::mutex mutex;
+  static std::shared_ptr<const SublevelIndexer> made[kMaxPits + 1];
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (!made[pits]) made[pits] = std::make_shared<const SublevelIndexer>(pits, 127);
+  return made[pits];
 }
 
 bool SublevelIndexer::next_side(std::uint8_t* cells) const {

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "engine/board.hpp"
@@ -37,6 +38,9 @@ class SublevelIndexer {
   SublevelIndexer() = default;
   // Tables for `pits` pits a side and levels of at most `max_seeds` seeds.
   SublevelIndexer(int pits, int max_seeds);
+  // One indexer of `pits` pits for every level (127 seeds), shared by the process: the levels
+  // of a database then probe through one set of small tables.
+  static std::shared_ptr<const SublevelIndexer> shared(int pits);
 
   int pits() const { return m_; }
   int max_seeds() const { return max_seeds_; }

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -86,19 +87,30 @@ std::vector<std::int16_t> fit_weights(const BoardRange& range, const LevelArray&
 
 }  // namespace
 
+const PackedLevel::LineLayout& PackedLevel::line_layout(int width) {
+  // One table a width, shared by every level (a probe reads one entry).
+  static const auto layouts = [] {
+    std::array<LineLayout, 5> all{};
+    for (int w = 2; w <= 4; ++w) {
+      const int first = (64 - kHeaderBits) / w, per_word = 64 / w;
+      for (int s = 0; s < slots_for(w); ++s) {
+        const int word = s < first ? 0 : 1 + (s - first) / per_word;
+        const int shift = s < first ? kHeaderBits + s * w : ((s - first) % per_word) * w;
+        all[w].fields[s] = {static_cast<std::uint8_t>(word), static_cast<std::uint8_t>(shift)};
+        all[w].masks[word] |= std::uint64_t(1) << shift;
+      }
+    }
+    return all;
+  }();
+  return layouts[width];
+}
+
 void PackedLevel::set_width(int width) {
   width_ = width;
   escape_ = (std::uint64_t(1) << width) - 1;
-  const int first = (64 - kHeaderBits) / width, per_word = 64 / width;
   slots_ = slots_for(width);
-  fields_.clear();
-  masks_.assign(kLineWords, 0);
-  for (int s = 0; s < slots_; ++s) {
-    const int word = s < first ? 0 : 1 + (s - first) / per_word;
-    const int shift = s < first ? kHeaderBits + s * width : ((s - first) % per_word) * width;
-    fields_.push_back({static_cast<std::uint8_t>(word), static_cast<std::uint8_t>(shift)});
-    masks_[word] |= std::uint64_t(1) << shift;
-  }
+  fields_ = line_layout(width).fields;
+  masks_ = line_layout(width).masks;
   // ceil(2^64 / slots): line_of() is then exact for every index below 2^64 / slots.
   line_magic_ = static_cast<std::uint64_t>(((base::u128(1) << 64) + slots_ - 1) / slots_);
 }

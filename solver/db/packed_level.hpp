@@ -165,6 +165,12 @@ class PackedLevel {
   struct Field {
     std::uint8_t word, shift;
   };
+  // Where each slot's field lies in a line of w-bit fields, for w = 2..4.
+  struct LineLayout {
+    Field fields[(64 - kHeaderBits) / 2 + (kLineWords - 1) * 32];  // slots_for(2): the most
+    std::uint64_t masks[kLineWords];
+  };
+  static const LineLayout& line_layout(int width);
 
   std::uint64_t line_of(std::uint64_t index) const {
     // index / slots_ by a multiply: exact for index < 2^64 / slots_ (sizes are far below).
@@ -181,8 +187,8 @@ class PackedLevel {
   int pits_ = 0, k_ = 0, width_ = 0, slots_ = 0;
   std::uint64_t escape_ = 0;
   std::uint64_t size_ = 0, lines_ = 0, line_magic_ = 0;
-  std::vector<Field> fields_;               // [slot]: word and bit of its field
-  std::vector<std::uint64_t> masks_;        // [word]: the first bit of every field in the word
+  const Field* fields_ = nullptr;           // [slot]: word and bit of its field (line_layout)
+  const std::uint64_t* masks_ = nullptr;    // [word]: the first bit of every field in the word
   LevelArray lines_mem_;                    // lines_ x 64 bytes
   std::vector<std::uint64_t> group_first_;  // [line / 256]: exceptions before the group
   LevelArray exceptions_;                   // u - q of escaped boards, index order

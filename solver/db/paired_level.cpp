@@ -7,8 +7,9 @@
 
 namespace kalah {
 
-PairedLevel::PairedLevel(int pits, int k)
-    : pits_(pits), k_(k), order_(std::make_shared<const SublevelIndexer>(pits, k)) {}
+PairedLevel::PairedLevel(int pits, int k) : pits_(pits), k_(k), order_(SublevelIndexer::shared(pits)) {
+  if (k < 0 || k > order_->max_seeds()) throw std::invalid_argument("PairedLevel: level out of range 0..127");
+}
 
 void PairedLevel::add_pair(PackedLevel pair) {
   if (complete()) throw std::invalid_argument("level " + std::to_string(k_) + " already holds all its pairs");

@@ -77,7 +77,7 @@ class PairedLevel {
   int pits_ = 0, k_ = 0;
   std::uint64_t size_ = 0;
   static constexpr std::uint64_t kSlotMask = (std::uint64_t(1) << kSlotShift) - 1;
-  std::shared_ptr<const SublevelIndexer> order_;  // shared by copies; never changes
+  std::shared_ptr<const SublevelIndexer> order_;  // SublevelIndexer::shared(pits)
   std::vector<PackedLevel> pairs_;
 };
 
