@@ -97,6 +97,10 @@ TEST_CASE("db cli: errors name the file and the problem", "[db][cli]") {
   r = run_kalah("db build -m 6 -S 30 --out " + d + "/big --memory 1G");
   CHECK(r.exit_code == 2);  // a budget the build cannot serve: a usage error, like a solve's
   CHECK(r.err.find("over the limit") != std::string::npos);
+  CHECK(r.err.find("--format 3") == std::string::npos);  // 5.9 GiB: no format fits in 1 GiB
+  r = run_kalah("db build -m 6 -S 30 --out " + d + "/big --memory 8G");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("over the limit of 8.00 GiB (--memory); --format 3 needs 5.91 GiB") != std::string::npos);
 
   r = run_kalah("db build -m 3 -S 4 --out " + d + "/x --memory lots");
   CHECK(r.exit_code == 2);

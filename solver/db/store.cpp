@@ -168,10 +168,16 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
         "level file format must be 1 (one byte a board), 2 (packed) or 3 (packed by sublevel pairs), not " +
         std::to_string(o.format));
   const std::uint64_t need = db_memory_needed(o.pits, o.max_seeds, o.format);
-  if (o.memory_limit && need > o.memory_limit)
+  if (o.memory_limit && need > o.memory_limit) {
+    // The format that packs by pairs needs the least: say so when it would fit.
+    const std::uint64_t paired_need = db_memory_needed(o.pits, o.max_seeds, dbfile::kPairedVersion);
+    const std::string hint = o.format != dbfile::kPairedVersion && paired_need <= o.memory_limit
+                                 ? "; --format 3 needs " + byte_text(paired_need)
+                                 : "";
     throw std::invalid_argument("a database of " + std::to_string(o.max_seeds) + " seeds on " + std::to_string(o.pits) +
                                 " pits needs " + byte_text(need) + " of memory, over the limit of " +
-                                byte_text(o.memory_limit) + " (--memory)");
+                                byte_text(o.memory_limit) + " (--memory)" + hint);
+  }
   auto note = [&](const std::string& s) {
     if (events.note) events.note(s);
   };
