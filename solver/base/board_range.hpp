@@ -6,6 +6,7 @@
 // A range refers to its indexer, which must outlive it.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 
 #include "engine/board.hpp"
@@ -18,6 +19,7 @@ class BoardRange {
  public:
   // Level k in index order (requires k <= ix.max_seeds()).
   static BoardRange level(const BoardIndexer& ix, int k) {
+    assert(0 <= k && k <= ix.max_seeds());
     BoardRange r;
     r.ix_ = &ix;
     r.pits_ = ix.pits();
@@ -27,6 +29,7 @@ class BoardRange {
   }
   // Pair p of level k in pair order (requires k <= sx.max_seeds(), 0 <= p <= k / 2).
   static BoardRange pair(const SublevelIndexer& sx, int k, int p) {
+    assert(0 <= p && 2 * p <= k && k <= sx.max_seeds());
     BoardRange r;
     r.sx_ = &sx;
     r.pits_ = sx.pits();

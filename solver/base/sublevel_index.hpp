@@ -23,6 +23,7 @@
 // (solver/db/paired_level.hpp) stores its boards so.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -73,6 +74,7 @@ class SublevelIndexer {
     const base::u128 sums = base::prefix_sums(bits);
     std::memcpy(pre, &sums, sizeof pre);
     const int s = pre[M - 1];
+    assert(pre[2 * M - 1] == k && k <= max_seeds_);
     const std::uint64_t* t = term_.data();
     std::uint64_t mover = 0, opponent = 0;
     for (int i = 0; i + 1 < M; ++i) {

@@ -34,9 +34,11 @@ class LevelSolver {
   // kUnknown until computed); null when verifying, where views[k] is the complete level k.
   // order: when given, cur holds one pair of sublevels of level k, in pair order (a board's
   // same-level successors lie in its own pair), else the whole level in index order.
+  // pair: the pair cur holds; *escaped is set if a same-level move ever left it (it cannot under
+  // the rules databases support; checked because cur has room for the pair only).
   LevelSolver(const base::SowTables& tab, int k, const LevelView* views, std::int8_t* cur,
-              const SublevelIndexer* order = nullptr)
-      : kern_{tab}, k_(k), views_(views), cur_(cur), order_(order) {}
+              const SublevelIndexer* order = nullptr, int pair = -1, std::atomic<bool>* escaped = nullptr)
+      : kern_{tab}, k_(k), views_(views), cur_(cur), order_(order), pair_(pair), escaped_(escaped) {}
 
   // A board whose successors have been generated and their entries prefetched.
   struct Expanded {
@@ -61,8 +63,12 @@ class LevelSolver {
       const int level = e.succ[n].level;
       if (level == k_ && cur_) {
         if (order_) {
-          [[maybe_unused]] int pair = 0;
+          int pair = 0;
           e.at[n] = order_->pair_position(e.succ[n].board, k_, &pair);
+          if (pair != pair_) [[unlikely]] {
+            escaped_->store(true, std::memory_order_relaxed);
+            e.at[n] = 0;  // inside the array; the build is then refused
+          }
         } else {
           e.at[n] = kern_.index(e.succ[n].board);
         }
@@ -127,6 +133,8 @@ class LevelSolver {
   const LevelView* views_;
   std::int8_t* cur_;
   const SublevelIndexer* order_;
+  int pair_;
+  std::atomic<bool>* escaped_;
 };
 
 // Runs body(first, end) over [0, size) in chunks on `threads` threads, reporting progress;
@@ -170,6 +178,7 @@ void build_level_impl(const BoardIndexer& ix, const BoardRange& range, const Sub
   const int k = range.level();
   const base::SowTables tab(ix, k);
   const std::uint64_t size = range.size();
+  std::atomic<bool> escaped{false};
   parallel_chunks(
       size, threads, k, progress,
       [&](std::uint64_t first, std::uint64_t end) {
@@ -177,7 +186,7 @@ void build_level_impl(const BoardIndexer& ix, const BoardRange& range, const Sub
         // ahead of being finished, so the cache misses of many boards overlap.
         using Solver = LevelSolver<M, S, C, E>;
         constexpr int kDepth = 8;
-        Solver solver(tab, k, lower.data(), level.data(), order);
+        Solver solver(tab, k, lower.data(), level.data(), order, range.pair(), &escaped);
         typename Solver::Expanded ring[kDepth];
         int head = 0, pending = 0;
         auto finish_one = [&](int slot) {
@@ -199,6 +208,9 @@ void build_level_impl(const BoardIndexer& ix, const BoardRange& range, const Sub
         for (int i = pending; i > 0; --i) finish_one((head - i + kDepth) % kDepth);
       },
       cancel);
+  if (escaped)
+    throw std::logic_error("build_level_pair: a move inside level " + std::to_string(k) + " left pair " +
+                           std::to_string(range.pair()) + " (the rules break the pairs' closure)");
 }
 
 template <int M, Sowing S, Capture C, EndRule E>
@@ -264,7 +276,7 @@ PairedLevel build_paired_level(const BoardIndexer& ix, const Rules& rules, int k
                                int width, int threads, const LevelProgressFn& progress,
                                const std::atomic<bool>* cancel) {
   PairedLevel level(ix.pits(), k);
-  const SublevelIndexer order(ix.pits(), k);
+  const SublevelIndexer& order = level.order();
   const std::uint64_t total = ix.count(k);
   std::uint64_t before = 0;
   for (int p = 0; p < SublevelIndexer::pairs(k); ++p) {

@@ -130,11 +130,11 @@ class EndgameDatabase {
   bool packed() const { return !packed_.empty() || !paired_.empty(); }
   // Level k packed in index order (requires it to be so held), or by pairs.
   const PackedLevel& packed_level(int k) const {
-    assert(0 <= k && k < static_cast<int>(packed_.size()));
+    assert(0 <= k && k < static_cast<int>(packed_.size()) && packed_[k].size() > 0);
     return packed_[k];
   }
   const PairedLevel& paired_level(int k) const {
-    assert(0 <= k && k < static_cast<int>(paired_.size()));
+    assert(0 <= k && k < static_cast<int>(paired_.size()) && paired_[k].pairs() > 0);
     return paired_[k];
   }
   // Bytes the levels hold in memory, and bits a board.

@@ -22,6 +22,7 @@
 #include "solver/base/sublevel_index.hpp"
 #include "solver/db/crc32c.hpp"
 #include "solver/db/file_fields.hpp"
+#include "solver/db/level_view.hpp"
 
 namespace kalah::dbfile {
 
@@ -46,10 +47,14 @@ std::uint32_t header_size_of(const unsigned char* data) {
   return header_size_of(get_le<std::uint32_t>(data + 8), get_le<std::uint16_t>(data + 22));
 }
 
-// A packed image's 64-byte description (version 2's second header, version 3's per pair).
-void put_shape(unsigned char* x, std::uint64_t image_bytes, const PackedLevel::Shape& shape) {
+// A packed image's 64-byte description (version 2's second header, version 3's per pair; a
+// pair's also names the pair and its boards, so that pair headers cannot trade places).
+void put_shape(unsigned char* x, std::uint64_t image_bytes, const PackedLevel::Shape& shape, int pair = 0,
+               std::uint64_t pair_entries = 0) {
   put_le<std::uint64_t>(x, image_bytes);
   x[8] = static_cast<unsigned char>(shape.width);
+  x[9] = static_cast<unsigned char>(pair);
+  put_le<std::uint64_t>(x + 40, pair_entries);
   put_le<std::uint32_t>(x + 12, static_cast<std::uint32_t>(shape.weights));
   put_le<std::uint64_t>(x + 16, shape.lines);
   put_le<std::uint64_t>(x + 24, shape.groups);
@@ -67,7 +72,8 @@ PackedLevel::Shape get_shape(const fs::path& file, const unsigned char* x, const
   shape.lines = get_le<std::uint64_t>(x + 16);
   shape.groups = get_le<std::uint64_t>(x + 24);
   shape.exceptions = get_le<std::uint64_t>(x + 32);
-  // Each count is far below 2^56 in a sound header; the bound keeps the sum from wrapping.
+  // Each count is far below 2^56 in a sound header; the bound keeps this sum from wrapping
+  // (parse() then checks the shape against the level or pair, which bounds every count).
   constexpr std::uint64_t kBound = std::uint64_t(1) << 56;
   if (shape.weights >= kBound || shape.lines >= kBound / PackedLevel::kLineBytes || shape.groups >= kBound ||
       shape.exceptions >= kBound ||
@@ -89,12 +95,15 @@ std::vector<unsigned char> encode_header(const Header& h, std::uint32_t table_cr
   put_le<std::uint32_t>(b.data() + 56, table_crc);
   put_le<std::uint32_t>(b.data() + 60, crc32c(b.data(), 60));
   if (h.version == kPackedVersion) put_shape(b.data() + kHeaderSize, h.image_bytes, h.packed);
-  if (h.version == kPairedVersion)
+  if (h.version == kPairedVersion) {
+    const std::shared_ptr<const SublevelIndexer> order = SublevelIndexer::shared(h.pits);
     for (std::size_t p = 0; p < h.pairs.size(); ++p) {
       const PackedLevel::Shape& s = h.pairs[p];
       put_shape(b.data() + kHeaderSize + 64 * p,
-                s.weights * 2 + s.groups * 8 + s.lines * PackedLevel::kLineBytes + s.exceptions, s);
+                s.weights * 2 + s.groups * 8 + s.lines * PackedLevel::kLineBytes + s.exceptions, s, static_cast<int>(p),
+                order->pair_size(h.level, static_cast<int>(p)));
     }
+  }
   return b;
 }
 
@@ -211,7 +220,10 @@ Header parse(const fs::path& file, const unsigned char* data, std::uint64_t size
   if (h.version == kPairedVersion) {
     for (int p = 0; p < SublevelIndexer::pairs(level); ++p) {
       std::uint64_t bytes = 0;
-      h.pairs.push_back(get_shape(file, data + kHeaderSize + 64 * p, "header of pair " + std::to_string(p), &bytes));
+      const unsigned char* x = data + kHeaderSize + 64 * p;
+      const std::string what = "header of pair " + std::to_string(p);
+      h.pairs.push_back(get_shape(file, x, what, &bytes));
+      if (x[9] != p) fail(file, "inconsistent " + what + " (it describes pair " + std::to_string(x[9]) + ")");
       h.image_bytes += bytes;
     }
   }
@@ -224,6 +236,24 @@ Header parse(const fs::path& file, const unsigned char* data, std::uint64_t size
   h.rules.early_end = data[20] != 0;
   h.rules.pie = data[21] != 0;
   h.level = get_le<std::uint16_t>(data + 22);
+  if (h.is_packed()) {
+    // Every count of a packed shape follows from m, k and the width: checked here, before any
+    // size computed from them is used.
+    if (h.level > 127) fail(file, "invalid header field (level)");
+    try {
+      if (h.version == kPackedVersion)
+        PackedLevel::check_shape(BoardRange::level(BoardIndexer(h.pits, h.level), h.level), h.packed);
+      const std::shared_ptr<const SublevelIndexer> order = SublevelIndexer::shared(h.pits);
+      for (std::size_t p = 0; p < h.pairs.size(); ++p) {
+        const BoardRange range = BoardRange::pair(*order, h.level, static_cast<int>(p));
+        if (get_le<std::uint64_t>(data + kHeaderSize + 64 * p + 40) != range.size())
+          throw std::invalid_argument("pair " + std::to_string(p) + "'s entry count is not the pair's");
+        PackedLevel::check_shape(range, h.pairs[p]);
+      }
+    } catch (const std::invalid_argument& e) {
+      fail(file, std::string("inconsistent packed header: ") + e.what());
+    }
+  }
   h.entries = get_le<std::uint64_t>(data + 24);
   h.block_entries = get_le<std::uint32_t>(data + 32);
   h.blocks = get_le<std::uint32_t>(data + 36);
@@ -657,9 +687,16 @@ PackedLevel read_packed_level(const fs::path& dir, int pits, const Rules& rules,
 PairedLevel read_paired_level(const fs::path& dir, int pits, const Rules& rules, int k, int threads, Header* header,
                               std::uint32_t* header_crc) {
   const fs::path file = level_path(dir, k);
-  if (read_header(file).version == kPairedVersion) return read_pairs(file, pits, rules, k, threads, header, header_crc);
+  const std::uint32_t version = read_header(file).version;
+  if (version == kPairedVersion) return read_pairs(file, pits, rules, k, threads, header, header_crc);
+  const BoardIndexer ix(pits, k);
+  if (version == kPackedVersion) {
+    // Repacked from the packed level a pair at a time: never the level at a byte a board.
+    const PackedLevel packed = read_image(file, pits, rules, k, threads, header, header_crc);
+    return PairedLevel::pack(ix, k, LevelView(packed), 0, threads);
+  }
   const LevelArray bytes = read_level(dir, pits, rules, k, threads, header, header_crc);
-  return PairedLevel::pack(BoardIndexer(pits, k), k, bytes, 0, threads);
+  return PairedLevel::pack(ix, k, bytes, 0, threads);
 }
 
 }  // namespace kalah::dbfile

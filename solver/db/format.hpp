@@ -10,12 +10,13 @@
 //
 // Layout (little endian):
 //   header, 64 bytes   magic "KALAHDB" 0x1A, format version, header size, m, rule fields,
-//                      k, entry count (boards), block size (v1: entries; v2: image bytes),
+//                      k, entry count (boards), block size (v1: entries; v2, v3: image bytes),
 //                      block count, table offset, file size, CRC-32C of the block table,
 //                      CRC-32C of the header's first 60 bytes
 //   v2 only, 64 bytes  image bytes, width, weight count, line count, group count, exception
 //                      count, zeros, CRC-32C of these 64 bytes' first 60
-//   v3 only, 64 bytes  the same for each pair p = 0 .. k/2 (its image bytes and shape)
+//   v3 only, 64 bytes  a pair, p = 0 .. k/2: the same for the pair's image, and its index p
+//   a pair             (byte 9) and entry count (bytes 40..47)
 //   block table        per block 24 bytes: file offset (u64), stored size (u32), CRC-32C of
 //                      the block's raw bytes (u32), CRC-32C of the stored bytes (u32), 0 (u32)
 //   blocks             each one zstd frame of its bytes (the last block may be shorter)

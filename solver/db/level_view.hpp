@@ -30,7 +30,7 @@ class LevelView {
   explicit LevelView(const PairedLevel& paired) : paired_(&paired), size_(paired.size()) {}
 
   std::uint64_t size() const { return size_; }
-  bool packed() const { return bytes_ == nullptr; }  // 2-4 bits a board, either order
+  bool packed() const { return packed_ || paired_; }  // 2-4 bits a board, either order
   bool paired() const { return paired_ != nullptr; }
 
   // Where the board `bits` (cells as bytes) with `index` in this level is stored: the index,

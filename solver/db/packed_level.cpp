@@ -10,24 +10,16 @@
 #include <stdexcept>
 #include <string>
 
+#include "solver/db/range_loop.hpp"
+
 namespace kalah {
 
 namespace {
 
-// f(position, bits) for every board of `range`, in chunks of consecutive boards on `threads` threads.
+// f(position, bits) for every board of `range`, on `threads` threads.
 template <class F>
 void for_each_board(const BoardRange& range, int threads, F&& f) {
-  const std::uint64_t size = range.size();
-  constexpr std::uint64_t kChunk = std::uint64_t(1) << 16;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (std::uint64_t first = 0; first < size; first += kChunk) {
-    const std::uint64_t end = std::min(size, first + kChunk);
-    Board b = range.board(first);
-    for (std::uint64_t idx = first; idx < end; ++idx) {
-      f(idx, base::to_bits(b));
-      if (idx + 1 < end) range.next(b);
-    }
-  }
+  for_each_in_range(range, threads, [&](std::uint64_t i, const Board&, base::u128 bits) { f(i, bits); });
 }
 
 // Bits of x where a run of `width` one bits starts (only the bits a mask selects matter).

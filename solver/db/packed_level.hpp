@@ -132,6 +132,8 @@ class PackedLevel {
   // through image_for_filling() and then check with check_image(). Throws std::invalid_argument
   // when the shape cannot be level k's (width, line and group counts, weights).
   static PackedLevel with_shape(const BoardRange& range, const Shape& shape);
+  // Throws std::invalid_argument as with_shape() does when `shape` cannot be that of `range`.
+  static void check_shape(const BoardRange& range, const Shape& shape) { (void)shaped(range, shape); }
   static PackedLevel with_shape(const BoardIndexer& indexer, int k, const Shape& shape) {
     return with_shape(BoardRange::level(indexer, k), shape);
   }
@@ -191,7 +193,7 @@ class PackedLevel {
   const std::uint64_t* masks_ = nullptr;    // [word]: the first bit of every field in the word
   LevelArray lines_mem_;                    // lines_ x 64 bytes
   std::vector<std::uint64_t> group_first_;  // [line / 256]: exceptions before the group
-  LevelArray exceptions_;                   // u - q of escaped boards, index order
+  LevelArray exceptions_;                   // u - q of escaped boards, in the range's order
   std::vector<std::int16_t> weights_;       // [mover's pit][seeds 0..k]
 
   friend struct PackedLevelAccess;  // tests

@@ -3,6 +3,9 @@
 // converts to and from formats 1 and 2 byte for byte, resumes, and damage is detected and named.
 #include "testing/catch.hpp"
 
+#include <functional>
+
+#include "solver/db/crc32c.hpp"
 #include "solver/db/database.hpp"
 #include "solver/db/format.hpp"
 #include "solver/db/manifest.hpp"
@@ -214,8 +217,16 @@ TEST_CASE("paired files: a packed load writes paired raw caches, maps them next 
   // noted, the level file read instead, the cache rewritten and mapped next time.
   const auto cache12 = dbfile::packed_raw_path(dir.path, 12);
   const auto size = std::filesystem::file_size(cache12);
-  for (const std::size_t at : {std::size_t(dbfile::kRawHeaderSize + 100), std::size_t(2 * dbfile::kRawHeaderSize - 1),
-                               std::size_t(size - 3)}) {
+  // Pair 1's lines start where the cache header's entry for it says (offset 64 + 56 + 32);
+  // the byte before is padding after pair 0's tail.
+  std::uint64_t pair1_lines = 0;
+  {
+    const auto head = test::read_bytes(cache12);
+    std::memcpy(&pair1_lines, head.data() + 64 + 56 + 32, 8);
+    REQUIRE(pair1_lines % dbfile::kRawHeaderSize == 0);
+  }
+  for (const std::size_t at :
+       {std::size_t(dbfile::kRawHeaderSize + 100), std::size_t(pair1_lines - 1), std::size_t(size - 3)}) {
     CAPTURE(at);
     notes.clear();
     test::flip_byte(cache12, at);
@@ -232,4 +243,92 @@ TEST_CASE("paired files: a packed load writes paired raw caches, maps them next 
   const EndgameDatabase bytes = EndgameDatabase::load(dir.path, 5, rules, -1, 0, true);
   CHECK(std::filesystem::exists(dbfile::raw_path(dir.path, 12)));
   CHECK(test::value_differences(reference, bytes) == 0);
+}
+
+namespace {
+
+// Rewrite the 64-byte block of `file` at `at` (a header whose CRC-32C of its first 60 bytes is
+// in its last 4) after `change`, with a valid CRC: damage no checksum catches.
+void rewrite_block(const std::filesystem::path& file, std::size_t at,
+                   const std::function<void(unsigned char*)>& change) {
+  auto b = test::read_bytes(file);
+  auto* x = reinterpret_cast<unsigned char*>(b.data()) + at;
+  change(x);
+  const std::uint32_t crc = crc32c(x, 60);
+  std::memcpy(x + 60, &crc, 4);
+  test::write_bytes(file, b);
+}
+
+}  // namespace
+
+TEST_CASE("paired files: headers whose checksums hold but which do not fit the level are refused",
+          "[db][files][paired]") {
+  Rules rules;
+  ScratchDir dir("qheader");
+  test::build_db(dir.path, 4, 12, rules, dbfile::kPairedVersion);
+  std::filesystem::remove(dir.path / "manifest.json");  // the files are rewritten below
+  const auto f = dbfile::level_path(dir.path, 12);
+  const auto original = test::read_bytes(f);
+  auto refused = [&](const std::string& what) {
+    const std::string e = load_error(dir.path, 4, rules, 0);
+    CHECK(e.find("level-012.kdb") != std::string::npos);
+    CHECK(e.find(what) != std::string::npos);
+    test::write_bytes(f, original);
+    CHECK(load_error(dir.path, 4, rules, 0) == "");
+  };
+  const std::size_t pair2 = dbfile::kHeaderSize + 64 * 2, pair3 = dbfile::kHeaderSize + 64 * 3;
+  // A pair's shape at another width, its image size made to agree.
+  rewrite_block(f, pair2, [](unsigned char* x) { x[8] = x[8] == 4 ? 3 : 4; });
+  refused("inconsistent packed header");
+  // Two pair headers traded (each with its own valid CRC).
+  {
+    auto b = test::read_bytes(f);
+    std::swap_ranges(b.begin() + pair2, b.begin() + pair2 + 64, b.begin() + pair3);
+    test::write_bytes(f, b);
+  }
+  refused("inconsistent header of pair 2 (it describes pair 3)");
+  // A level beyond 127 in the main header.
+  rewrite_block(f, 0, [](unsigned char* x) { x[22] = 200; });
+  refused("invalid header field (level)");
+}
+
+TEST_CASE("paired files: verify finds a wrong entry in a level packed by pairs", "[db][files][paired]") {
+  const Rules rules;
+  ScratchDir dir("qverify");
+  test::build_db(dir.path, 4, 10, rules, dbfile::kPairedVersion);
+  const BoardIndexer ix(4, 10);
+  LevelArray bytes = dbfile::read_level(dir.path, 4, rules, 10);
+  bytes[12345] = static_cast<std::int8_t>(bytes[12345] == 10 ? 8 : bytes[12345] + 2);
+  dbfile::write_paired_level(dir.path, 4, rules, PairedLevel::pack(ix, 10, bytes));
+  std::filesystem::remove(dir.path / "manifest.json");  // the level file was rewritten
+  try {
+    (void)verify_database(dir.path, 2);
+    FAIL("a wrong entry was not found");
+  } catch (const DatabaseError& e) {
+    CHECK(std::string(e.what()).find("1 entries differ") != std::string::npos);
+    CHECK(std::string(e.what()).find("(first at index 12345)") != std::string::npos);
+  }
+}
+
+TEST_CASE("paired files: a format-2 packed cache beside a level converted to format 3 is not used",
+          "[db][files][paired][cache]") {
+  const Rules rules;
+  ScratchDir dir("qstale"), reference_dir("qstale-ref");
+  test::build_db(dir.path, 4, 11, rules, dbfile::kPackedVersion);
+  test::build_db(reference_dir.path, 4, 11, rules, dbfile::kVersion);
+  const EndgameDatabase reference = EndgameDatabase::load(reference_dir.path, 4, rules, -1, 0, false);
+  std::vector<std::string> notes;
+  auto load = [&] {
+    return EndgameDatabase::load(
+        dir.path, 4, rules, -1, 0, true, [&](const std::string& s) { notes.push_back(s); }, 0, 2);
+  };
+  CHECK(load().packed_level(11).mapped() == false);  // writes the format-2 caches
+  CHECK(load().packed_level(11).mapped());
+  test::build_db(dir.path, 4, 11, rules, dbfile::kPairedVersion);  // converts every level
+  const EndgameDatabase converted = load();                        // the old caches: silently unused
+  CHECK(notes.empty());
+  CHECK_FALSE(converted.paired_level(11).mapped());
+  CHECK(test::value_differences(reference, converted) == 0);
+  CHECK(load().paired_level(11).mapped());
+  CHECK(notes.empty());
 }

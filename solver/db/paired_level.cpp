@@ -5,10 +5,18 @@
 #include <stdexcept>
 #include <string>
 
+#include "solver/db/level_view.hpp"
+#include "solver/db/range_loop.hpp"
+
 namespace kalah {
 
 PairedLevel::PairedLevel(int pits, int k) : pits_(pits), k_(k), order_(SublevelIndexer::shared(pits)) {
   if (k < 0 || k > order_->max_seeds()) throw std::invalid_argument("PairedLevel: level out of range 0..127");
+  // A slot keeps a pair's positions below 2^56.
+  for (int p = 0; p < SublevelIndexer::pairs(k); ++p)
+    if (order_->pair_size(k, p) >> kSlotShift)
+      throw std::invalid_argument("PairedLevel: level " + std::to_string(k) + " of " + std::to_string(pits) +
+                                  " pits has too many boards");
 }
 
 void PairedLevel::add_pair(PackedLevel pair) {
@@ -21,27 +29,25 @@ void PairedLevel::add_pair(PackedLevel pair) {
   pairs_.push_back(std::move(pair));
 }
 
-PairedLevel PairedLevel::pack(const BoardIndexer& ix, int k, const LevelArray& values, int width, int threads) {
+PairedLevel PairedLevel::pack(const BoardIndexer& ix, int k, const LevelView& values, int width, int threads) {
   if (k < 0 || k > ix.max_seeds() || values.size() != ix.count(k))
-    throw std::invalid_argument("PairedLevel::pack: level out of range or value array of the wrong size");
+    throw std::invalid_argument("PairedLevel::pack: level out of range or values of another level");
   if (threads <= 0) threads = omp_get_max_threads();
   PairedLevel out(ix.pits(), k);
+  // A pair at a time: memory holds the pair at a byte a board, not the level.
   for (int p = 0; p < SublevelIndexer::pairs(k); ++p) {
     const BoardRange r = out.range(p);
     LevelArray pair(r.size());
-    constexpr std::uint64_t kChunk = std::uint64_t(1) << 16;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (std::uint64_t first = 0; first < r.size(); first += kChunk) {
-      const std::uint64_t end = std::min(r.size(), first + kChunk);
-      Board b = r.board(first);
-      for (std::uint64_t i = first; i < end; ++i) {
-        pair[i] = values[ix.index(b)];
-        if (i + 1 < end) r.next(b);
-      }
-    }
+    for_each_in_range(r, threads, [&](std::uint64_t i, const Board& b, base::u128 bits) {
+      pair[i] = static_cast<std::int8_t>(values.value(ix.index(b), bits));
+    });
     out.add_pair(PackedLevel::pack(r, std::move(pair), width, threads));
   }
   return out;
+}
+
+PairedLevel PairedLevel::pack(const BoardIndexer& ix, int k, const LevelArray& values, int width, int threads) {
+  return pack(ix, k, LevelView(values), width, threads);
 }
 
 std::uint64_t PairedLevel::bytes() const {
@@ -62,18 +68,10 @@ LevelArray PairedLevel::unpack(const BoardIndexer& ix, int threads) const {
   if (threads <= 0) threads = omp_get_max_threads();
   LevelArray out(ix.count(k_));
   for (int p = 0; p < pairs(); ++p) {
-    const BoardRange r = range(p);
     const PackedLevel& pair = pairs_[p];
-    constexpr std::uint64_t kChunk = std::uint64_t(1) << 16;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (std::uint64_t first = 0; first < r.size(); first += kChunk) {
-      const std::uint64_t end = std::min(r.size(), first + kChunk);
-      Board b = r.board(first);
-      for (std::uint64_t i = first; i < end; ++i) {
-        out[ix.index(b)] = static_cast<std::int8_t>(pair.value(i, b));
-        if (i + 1 < end) r.next(b);
-      }
-    }
+    for_each_in_range(range(p), threads, [&](std::uint64_t i, const Board& b, base::u128 bits) {
+      out[ix.index(b)] = static_cast<std::int8_t>(pair.value(i, bits));
+    });
   }
   return out;
 }

@@ -24,14 +24,19 @@
 
 namespace kalah {
 
+class LevelView;
+
 class PairedLevel {
  public:
   PairedLevel() = default;
   // Level k of `pits` pits a side with no pair yet: add_pair() adds pairs 0, 1, ... in turn.
   PairedLevel(int pits, int k);
 
-  // Pack a level of one byte a board in index order (BoardIndexer). width as PackedLevel::pack
-  // (0: each pair's smallest). Throws std::invalid_argument as PackedLevel::pack does.
+  // Pack level k read through `values` (any layout: LevelView, solver/db/level_view.hpp), a
+  // pair at a time. width as PackedLevel::pack (0: each pair's smallest). Throws
+  // std::invalid_argument as PackedLevel::pack does.
+  static PairedLevel pack(const BoardIndexer& indexer, int k, const LevelView& values, int width = 0, int threads = 0);
+  // The same for a level of one byte a board in index order.
   static PairedLevel pack(const BoardIndexer& indexer, int k, const LevelArray& values, int width = 0, int threads = 0);
 
   // Add the next pair, packed over range(pairs()). Throws std::invalid_argument when it is not
@@ -39,6 +44,7 @@ class PairedLevel {
   void add_pair(PackedLevel pair);
   // The boards of pair p in pair order, for packing or unpacking it.
   BoardRange range(int p) const { return BoardRange::pair(*order_, k_, p); }
+  const SublevelIndexer& order() const { return *order_; }
 
   int level() const { return k_; }
   int pits() const { return pits_; }

@@ -316,7 +316,8 @@ std::vector<unsigned char> encode_paired(const Header& h, std::uint32_t source_c
 }
 
 // One packed image mapped from a cache file: two read-only mappings, [lines_at, exceptions_at)
-// and [exceptions_at, end), owned by the lines and the exceptions.
+// and [exceptions_at, second_end), owned by the lines and the exceptions; second_end is the
+// image's end, or the next pair's start (the padding between them is checked too).
 struct MappedImage {
   LevelArray lines, exceptions;
   const unsigned char* second = nullptr;
@@ -328,10 +329,11 @@ struct MappedImage {
   }
 };
 
-std::optional<MappedImage> map_image(int fd, const PackedLayout& at, const PackedLevel::Shape& shape) {
+std::optional<MappedImage> map_image(int fd, const PackedLayout& at, const PackedLevel::Shape& shape,
+                                     std::uint64_t second_end) {
   MappedImage m;
   m.first_bytes = static_cast<std::size_t>(at.exceptions_at - at.lines_at);
-  m.second_bytes = static_cast<std::size_t>(at.end - at.exceptions_at);
+  m.second_bytes = static_cast<std::size_t>(second_end - at.exceptions_at);
   void* first = ::mmap(nullptr, m.first_bytes, PROT_READ, MAP_SHARED, fd, static_cast<off_t>(at.lines_at));
   if (first == MAP_FAILED) return std::nullopt;
   m.lines = LevelArray::adopt_mapping(first, m.first_bytes, 0, shape.lines * PackedLevel::kLineBytes);
@@ -414,7 +416,7 @@ std::optional<PackedLevel> map_packed_raw_cache(const fs::path& dir, const Board
   if (!head) return std::nullopt;
   const std::uint32_t data_crc = get_le<std::uint32_t>(head->data() + kOffEntriesCrc);
   if (*head != encode_packed(h, header_crc, data_crc)) return std::nullopt;
-  std::optional<MappedImage> m = map_image(f.fd, at, h.packed);
+  std::optional<MappedImage> m = map_image(f.fd, at, h.packed, at.end);
   if (!m) return std::nullopt;
   // Every read-back is checked: this pass also faults the pages in, in order.
   if (m->crc(0, true) != data_crc) {
@@ -457,14 +459,11 @@ std::optional<PairedLevel> map_paired_raw_cache(const fs::path& dir, const Heade
   std::vector<MappedImage> images;
   std::uint32_t crc = 0;
   for (std::size_t p = 0; p < layouts.size(); ++p) {
-    std::optional<MappedImage> m = map_image(f.fd, layouts[p], h.pairs[p]);
+    // Each pair's second mapping runs to the next pair's lines: the checksum covers every byte.
+    const std::uint64_t second_end = p + 1 < layouts.size() ? layouts[p + 1].lines_at : layouts[p].end;
+    std::optional<MappedImage> m = map_image(f.fd, layouts[p], h.pairs[p], second_end);
     if (!m) return std::nullopt;
-    // The padding between pairs (to the next page) is zeros the checksum covers too.
     crc = m->crc(crc, p == 0);
-    if (p + 1 < layouts.size()) {
-      const std::vector<unsigned char> pad(layouts[p + 1].lines_at - layouts[p].end, 0);
-      crc = crc32c(pad.data(), pad.size(), crc);
-    }
     images.push_back(std::move(*m));
   }
   if (crc != data_crc) {
