@@ -67,8 +67,9 @@ class EndgameDatabase {
   // values as `rules`. memory_limit_bytes = 0: no limit. Throws DatabaseError.
   // raw_cache: map each level from its raw cache file "level-KKK.raw" when that is valid for
   // the level file (its checksums verified), else read the level file and write the cache for
-  // the next load (solver/db/raw_cache.hpp); a format-2 level loaded packed uses its packed
-  // cache "level-KKK.praw" so; false: read the level files only, write nothing.
+  // the next load (solver/db/raw_cache.hpp); a format-2 or -3 level loaded packed uses its
+  // packed cache "level-KKK.praw" so (a format-3 level loads packed by pairs, PairedLevel);
+  // false: read the level files only, write nothing.
   // `note` receives one-line notes (a damaged cache, a cache that could not be written).
   // pack_width >= 0: pack each level as it is loaded (PackedLevel, width 0: the smallest),
   // so memory peaks at the packed levels plus one level of one byte a board; the memory limit
