@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 
 #include "solver/db/database.hpp"
 #include "solver/db/format.hpp"
@@ -37,6 +38,17 @@ inline std::uint64_t value_differences(const EndgameDatabase& a, const EndgameDa
     }
   }
   return bad;
+}
+
+// The DatabaseError a load of `dir` (levels packed at pack_width, -1: one byte a board) throws,
+// or "" when it loads.
+inline std::string load_error(const std::filesystem::path& dir, int m, const Rules& r, int pack_width) {
+  try {
+    (void)EndgameDatabase::load(dir, m, r, -1, 0, false, {}, pack_width);
+  } catch (const DatabaseError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 inline bool same_level_files(const std::filesystem::path& a, const std::filesystem::path& b, int s) {

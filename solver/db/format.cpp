@@ -391,13 +391,24 @@ WriteStats write_stream(const fs::path& dir, Header h, const Segments<const unsi
 
 }  // namespace
 
-WriteStats write_level(const fs::path& dir, int pits, const Rules& rules, int k, const LevelArray& level, int threads,
-                       int compression) {
+namespace {
+
+// The fields of a header every writer sets the same way.
+Header level_header(std::uint32_t version, int pits, const Rules& rules, int k, std::uint64_t entries) {
   Header h;
+  h.version = version;
   h.pits = pits;
   h.rules = rules;
   h.level = k;
-  h.entries = level.size();
+  h.entries = entries;
+  return h;
+}
+
+}  // namespace
+
+WriteStats write_level(const fs::path& dir, int pits, const Rules& rules, int k, const LevelArray& level, int threads,
+                       int compression) {
+  const Header h = level_header(kVersion, pits, rules, k, level.size());
   Segments<const unsigned char> data;
   data.parts.emplace_back(reinterpret_cast<const unsigned char*>(level.data()), level.size());
   return write_stream(dir, h, data, threads, compression);
@@ -405,12 +416,7 @@ WriteStats write_level(const fs::path& dir, int pits, const Rules& rules, int k,
 
 WriteStats write_packed_level(const fs::path& dir, int pits, const Rules& rules, const PackedLevel& level, int threads,
                               int compression) {
-  Header h;
-  h.version = kPackedVersion;
-  h.pits = pits;
-  h.rules = rules;
-  h.level = level.level();
-  h.entries = level.size();
+  Header h = level_header(kPackedVersion, pits, rules, level.level(), level.size());
   h.packed = level.shape();
   Segments<const unsigned char> data;
   data.parts = level.image();
@@ -422,12 +428,7 @@ WriteStats write_paired_level(const fs::path& dir, int pits, const Rules& rules,
                               int compression) {
   if (!level.complete())
     throw std::logic_error("write_paired_level: level " + std::to_string(level.level()) + " is incomplete");
-  Header h;
-  h.version = kPairedVersion;
-  h.pits = pits;
-  h.rules = rules;
-  h.level = level.level();
-  h.entries = level.size();
+  Header h = level_header(kPairedVersion, pits, rules, level.level(), level.size());
   Segments<const unsigned char> data;
   for (int p = 0; p < level.pairs(); ++p) {
     h.pairs.push_back(level.pair(p).shape());

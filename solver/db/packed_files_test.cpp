@@ -11,17 +11,9 @@
 #include "solver/db/raw_cache.hpp"
 #include "solver/db/store.hpp"
 #include "testing/database_files.hpp"
+#include "testing/packed_level_access.hpp"
 #include "testing/rule_sets.hpp"
 #include "testing/scratch_dir.hpp"
-
-namespace kalah {
-// Tampering with a packed image (a consistent checksum over inconsistent content).
-struct PackedLevelAccess {
-  static std::uint64_t* lines(PackedLevel& p) { return reinterpret_cast<std::uint64_t*>(p.lines_mem_.data()); }
-  static std::vector<std::uint64_t>& group_first(PackedLevel& p) { return p.group_first_; }
-  static LevelArray& exceptions(PackedLevel& p) { return p.exceptions_; }
-};
-}  // namespace kalah
 
 using namespace kalah;
 using kalah::test::ScratchDir;
@@ -32,15 +24,6 @@ DbBuildSummary build(const std::filesystem::path& dir, int m, int s, const Rules
   return test::build_db(dir, m, s, r, format);
 }
 std::uint64_t differences(const EndgameDatabase& a, const EndgameDatabase& b) { return test::value_differences(a, b); }
-
-std::string load_error(const std::filesystem::path& dir, int m, const Rules& r, int pack_width) {
-  try {
-    (void)EndgameDatabase::load(dir, m, r, -1, 0, false, {}, pack_width);
-  } catch (const DatabaseError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 bool same_files(const std::filesystem::path& a, const std::filesystem::path& b, int s) {
   return test::same_level_files(a, b, s);
@@ -112,32 +95,32 @@ TEST_CASE("packed files: damage is detected and named", "[db][files][packed]") {
     auto b = original;
     b.resize(b.size() - 7);
     test::write_bytes(f, b);
-    std::string e = load_error(dir.path, 3, rules, width);
+    std::string e = test::load_error(dir.path, 3, rules, width);
     CHECK(e.find("level-014.kdb") != std::string::npos);
     CHECK(e.find("truncated") != std::string::npos);
     b.resize(100);  // inside the packed header
     test::write_bytes(f, b);
-    CHECK(load_error(dir.path, 3, rules, width).find("truncated") != std::string::npos);
+    CHECK(test::load_error(dir.path, 3, rules, width).find("truncated") != std::string::npos);
     restore();
 
     test::flip_byte(f, original.size() - 5);  // a block
-    e = load_error(dir.path, 3, rules, width);
+    e = test::load_error(dir.path, 3, rules, width);
     CHECK(e.find("level-014.kdb") != std::string::npos);
     CHECK(e.find("corrupt") != std::string::npos);
     restore();
 
     test::flip_byte(f, dbfile::kHeaderSize + 17);
-    CHECK(load_error(dir.path, 3, rules, width).find("packed header checksum") != std::string::npos);
+    CHECK(test::load_error(dir.path, 3, rules, width).find("packed header checksum") != std::string::npos);
     restore();
 
     test::flip_byte(f, dbfile::kPackedHeaderSize + 9);
-    CHECK(load_error(dir.path, 3, rules, width).find("block table checksum") != std::string::npos);
+    CHECK(test::load_error(dir.path, 3, rules, width).find("block table checksum") != std::string::npos);
     restore();
 
     test::flip_byte(f, 25);
-    CHECK(load_error(dir.path, 3, rules, width).find("header checksum") != std::string::npos);
+    CHECK(test::load_error(dir.path, 3, rules, width).find("header checksum") != std::string::npos);
     restore();
-    CHECK(load_error(dir.path, 3, rules, width) == "");
+    CHECK(test::load_error(dir.path, 3, rules, width) == "");
   }
 
   {  // an image whose checksums hold but whose exception offsets do not add up

@@ -12,33 +12,14 @@
 #include "solver/db/raw_cache.hpp"
 #include "solver/db/store.hpp"
 #include "testing/database_files.hpp"
+#include "testing/packed_level_access.hpp"
 #include "testing/rule_sets.hpp"
 #include "testing/scratch_dir.hpp"
-
-namespace kalah {
-// Tampering with a packed image (a consistent checksum over inconsistent content).
-struct PackedLevelAccess {
-  static std::uint64_t* lines(PackedLevel& p) { return reinterpret_cast<std::uint64_t*>(p.lines_mem_.data()); }
-  static std::vector<std::uint64_t>& group_first(PackedLevel& p) { return p.group_first_; }
-  static LevelArray& exceptions(PackedLevel& p) { return p.exceptions_; }
-};
-}  // namespace kalah
 
 using namespace kalah;
 using kalah::test::ScratchDir;
 
-namespace {
-
-std::string load_error(const std::filesystem::path& dir, int m, const Rules& r, int pack_width) {
-  try {
-    (void)EndgameDatabase::load(dir, m, r, -1, 0, false, {}, pack_width);
-  } catch (const DatabaseError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("paired files: a format-3 build holds the values of a format-1 build, m = 2..6, every rule set",
           "[db][files][paired]") {
@@ -111,32 +92,32 @@ TEST_CASE("paired files: damage is detected and named", "[db][files][paired]") {
     auto b = original;
     b.resize(b.size() - 7);
     test::write_bytes(f, b);
-    std::string e = load_error(dir.path, 3, rules, width);
+    std::string e = test::load_error(dir.path, 3, rules, width);
     CHECK(e.find("level-014.kdb") != std::string::npos);
     CHECK(e.find("truncated") != std::string::npos);
     b.resize(300);  // inside the pairs' headers
     test::write_bytes(f, b);
-    CHECK(load_error(dir.path, 3, rules, width).find("truncated") != std::string::npos);
+    CHECK(test::load_error(dir.path, 3, rules, width).find("truncated") != std::string::npos);
     restore();
 
     test::flip_byte(f, original.size() - 5);  // a block
-    e = load_error(dir.path, 3, rules, width);
+    e = test::load_error(dir.path, 3, rules, width);
     CHECK(e.find("level-014.kdb") != std::string::npos);
     CHECK(e.find("corrupt") != std::string::npos);
     restore();
 
     test::flip_byte(f, dbfile::kHeaderSize + 64 * 5 + 17);
-    CHECK(load_error(dir.path, 3, rules, width).find("header of pair 5 checksum mismatch") != std::string::npos);
+    CHECK(test::load_error(dir.path, 3, rules, width).find("header of pair 5 checksum mismatch") != std::string::npos);
     restore();
 
     test::flip_byte(f, header + 9);
-    CHECK(load_error(dir.path, 3, rules, width).find("block table checksum") != std::string::npos);
+    CHECK(test::load_error(dir.path, 3, rules, width).find("block table checksum") != std::string::npos);
     restore();
 
     test::flip_byte(f, 25);
-    CHECK(load_error(dir.path, 3, rules, width).find("header checksum") != std::string::npos);
+    CHECK(test::load_error(dir.path, 3, rules, width).find("header checksum") != std::string::npos);
     restore();
-    CHECK(load_error(dir.path, 3, rules, width) == "");
+    CHECK(test::load_error(dir.path, 3, rules, width) == "");
   }
 
   {  // a pair's image whose checksums hold but whose exception offsets do not add up
@@ -270,11 +251,11 @@ TEST_CASE("paired files: headers whose checksums hold but which do not fit the l
   const auto f = dbfile::level_path(dir.path, 12);
   const auto original = test::read_bytes(f);
   auto refused = [&](const std::string& what) {
-    const std::string e = load_error(dir.path, 4, rules, 0);
+    const std::string e = test::load_error(dir.path, 4, rules, 0);
     CHECK(e.find("level-012.kdb") != std::string::npos);
     CHECK(e.find(what) != std::string::npos);
     test::write_bytes(f, original);
-    CHECK(load_error(dir.path, 4, rules, 0) == "");
+    CHECK(test::load_error(dir.path, 4, rules, 0) == "");
   };
   const std::size_t pair2 = dbfile::kHeaderSize + 64 * 2, pair3 = dbfile::kHeaderSize + 64 * 3;
   // A pair's shape at another width, its image size made to agree.
