@@ -41,9 +41,11 @@ ProbeRateReport measure_probe_rate(const EndgameDatabase& db, const ProbeRateOpt
     r.value_sum += db.value_at(p.level, p.index, p.bits);
   }
 
-  // Each timed read starts from the board, as the search's do: its index (BoardIndexer), then
-  // where the layout keeps it (EndgameDatabase::slot: the index, or a paired level's own rank).
-  auto slot_of = [&](const Probe& p) { return db.slot(p.level, ix.index(base::from_bits(p.bits)), p.bits); };
+  // Each timed read starts from the board, as the search's do: where the layout keeps it
+  // (EndgameDatabase::slot_of: its BoardIndexer index, or a paired level's own rank).
+  auto slot_of = [&](const Probe& p) {
+    return db.slot_of(p.level, p.bits, [&] { return ix.index(base::from_bits(p.bits)); });
+  };
   using Clock = std::chrono::steady_clock;
   std::int64_t sink = 0;
   auto t0 = Clock::now();

@@ -76,7 +76,7 @@ class LevelSolver {
       } else {
         // A level packed by pairs ranks the board its own way: the index is not needed.
         const LevelView& view = views_[level];
-        e.at[n] = view.paired() ? view.slot(0, e.succ[n].board) : kern_.index(e.succ[n].board);
+        e.at[n] = view.slot_of(e.succ[n].board, [&] { return kern_.index(e.succ[n].board); });
         __builtin_prefetch(view.address_at(e.at[n]));
       }
       ++n;

@@ -104,10 +104,12 @@ class EndgameDatabase {
     return views_[k].address(index, bits);
   }
   // The same in two steps for a caller that prefetches and then reads: where the board is
-  // stored (LevelView::slot: the index, or a paired level's slot), then by that.
-  std::uint64_t slot(int k, std::uint64_t index, base::u128 bits) const {
+  // stored (LevelView::slot_of: its index, computed by index() only for a layout that reads
+  // it, or a paired level's slot), then by that.
+  template <class IndexFn>
+  std::uint64_t slot_of(int k, base::u128 bits, IndexFn&& index) const {
     assert(0 <= k && k <= max_seeds_);
-    return views_[k].slot(index, bits);
+    return views_[k].slot_of(bits, index);
   }
   int value_in_slot(int k, std::uint64_t slot, base::u128 bits) const {
     assert(0 <= k && k <= max_seeds_);

@@ -37,6 +37,11 @@ class LevelView {
   // or for a level packed by pairs its slot (PairedLevel::slot). Probes by slot, after a
   // prefetch by slot, rank the board once.
   std::uint64_t slot(std::uint64_t index, base::u128 bits) const { return paired_ ? paired_->slot(bits) : index; }
+  // The same when the index costs work: index() is called only for a layout that reads it.
+  template <class IndexFn>
+  std::uint64_t slot_of(base::u128 bits, IndexFn&& index) const {
+    return paired_ ? paired_->slot(bits) : index();
+  }
   int value_at(std::uint64_t slot, base::u128 bits) const {
     if (bytes_) return bytes_[slot];
     if (packed_) return packed_->value(slot, bits);

@@ -115,7 +115,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
       c.lo = c.hi = c.through(remainder);
     } else if (ctx.probe.covers(c.seeds)) {
       if (db) {
-        entry[n] = db->slot(c.seeds, kernel.index(s.board), s.board);
+        entry[n] = db->slot_of(c.seeds, s.board, [&] { return kernel.index(s.board); });
         __builtin_prefetch(db->slot_address(c.seeds, entry[n]));
       } else {
         ctx.probe.warm(c.board, c.seeds);
