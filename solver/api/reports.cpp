@@ -79,34 +79,28 @@ void apply_pie(SolveReport& r, const Oracle& oracle) {
 
 }  // namespace
 
-SolveReport solve(Session& session, const Position& position, bool value_only) {
-  check_fits(session, position);
+SolveReport solve_from(const Position& position, const Rules& rules, const Oracle& oracle,
+                       const BestSowings& best_sowings, bool value_only,
+                       const std::function<void(SolveReport&)>& on_value) {
   SolveReport r;
   r.position = position;
-  r.rules = session.rules();
+  r.rules = rules;
   r.value_only = value_only;
-  search::Solver& solver = session.solver();
-  const Oracle oracle = solver.oracle();
-  Meter meter(session);
   try {
     r.value = position_value(position, r.rules, oracle);
   } catch (const search::Interrupted& e) {
     r.interrupted = true;
     position_bounds(position, e, r.lower, r.upper);
-    r.stats.first_guess = solver.first_guess();
-    r.stats.deepening_depth = solver.deepening_depth();
-    meter.fill(r.stats);
     return r;
   }
   r.lower = r.upper = r.value;
-  r.stats.value_seconds = meter.seconds();
-  r.stats.value_nodes = meter.nodes();
-  r.stats.first_guess = solver.first_guess();
-  r.stats.deepening_depth = solver.deepening_depth();
+  if (on_value) on_value(r);
   // Then, unless the value alone was asked for, the best sowings and the principal
-  // variation, which reuse the table.
+  // variation (on a Session they reuse the table).
   try {
-    if (!value_only) r.play = solve_position(position, r.rules, oracle, solver.best_sowings_function());
+    if (!value_only)
+      r.play = best_sowings ? solve_position(position, r.rules, oracle, best_sowings)
+                            : solve_position(position, r.rules, oracle);
     apply_pie(r, oracle);
   } catch (const search::Interrupted&) {
     r.interrupted = true;  // the value is known; what came after it is cut short
@@ -119,6 +113,27 @@ SolveReport solve(Session& session, const Position& position, bool value_only) {
     }
   }
   r.play.value = r.value_without_pie.value_or(r.value);
+  return r;
+}
+
+SolveReport solve(Session& session, const Position& position, bool value_only) {
+  check_fits(session, position);
+  search::Solver& solver = session.solver();
+  Meter meter(session);
+  bool value_known = false;
+  auto on_value = [&](SolveReport& r) {
+    value_known = true;
+    r.stats.value_seconds = meter.seconds();
+    r.stats.value_nodes = meter.nodes();
+    r.stats.first_guess = solver.first_guess();
+    r.stats.deepening_depth = solver.deepening_depth();
+  };
+  SolveReport r =
+      solve_from(position, session.rules(), solver.oracle(), solver.best_sowings_function(), value_only, on_value);
+  if (!value_known) {  // interrupted before the value: the root's last guess
+    r.stats.first_guess = solver.first_guess();
+    r.stats.deepening_depth = solver.deepening_depth();
+  }
   meter.fill(r.stats);
   return r;
 }
@@ -137,32 +152,21 @@ SolveReport solve_with_reference(const Position& position, const Rules& rules, b
   const auto t0 = Clock::now();
   ReferenceSolver reference(position.pits, rules.value_rules());
   const Oracle oracle = [&](const Board& b) { return reference.value(b); };
-  SolveReport r;
-  r.position = position;
-  r.rules = rules;
-  r.value_only = value_only;
-  r.value = position_value(position, rules, oracle);
-  if (!value_only) r.play = solve_position(position, rules, oracle);
-  apply_pie(r, oracle);
-  r.play.value = r.value_without_pie.value_or(r.value);
-  r.lower = r.upper = r.value;
+  SolveReport r = solve_from(position, rules, oracle, {}, value_only);
   r.stats.solver = "reference";
   r.stats.nodes = reference.nodes();
   r.stats.seconds = r.stats.search_seconds = since(t0);
   return r;
 }
 
-OpeningsReport openings(Session& session, const Position& position) {
-  check_fits(session, position);
+OpeningsReport openings_from(const Position& position, const Rules& rules, const Oracle& oracle) {
   OpeningsReport r;
   r.position = position;
-  r.rules = session.rules();
+  r.rules = rules;
   // The pie value is computed whether or not the pie rule is on (it is only defined from a
   // start position).
   Rules with_pie = r.rules.value_rules();
   with_pie.pie = true;
-  const Oracle oracle = session.solver().oracle();
-  Meter meter(session);
   bool value_known = false;
   try {
     // The value first (alone, so that an interruption there still gives its bounds).
@@ -175,6 +179,13 @@ OpeningsReport openings(Session& session, const Position& position) {
     r.openings.value = r.lower;
     r.interrupted = true;
   }
+  return r;
+}
+
+OpeningsReport openings(Session& session, const Position& position) {
+  check_fits(session, position);
+  Meter meter(session);
+  OpeningsReport r = openings_from(position, session.rules(), session.solver().oracle());
   meter.fill(r.stats);
   return r;
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +62,13 @@ struct SolveReport {
 // Solve `position` under the session's rules. value_only: the value alone (no best sowings,
 // no principal variation). Throws ConfigError when the position does not fit the session.
 SolveReport solve(Session& session, const Position& position, bool value_only = false);
+// The same from any exact oracle (the proof job's, solver/job): `best_sowings` finds the best
+// sowings faster than an exact value of each (may be empty); `on_value` runs once the value is
+// known, before the rest. An oracle may throw search::Interrupted with the bounds of the board
+// it was asked about: the report is then `interrupted`. Statistics are left to the caller.
+SolveReport solve_from(const Position& position, const Rules& rules, const Oracle& oracle,
+                       const BestSowings& best_sowings, bool value_only,
+                       const std::function<void(SolveReport&)>& on_value = {});
 // The same with the brute-force reference solver (small boards: ConfigError beyond).
 SolveReport solve_with_reference(const Position& position, const Rules& rules, bool value_only = false);
 
@@ -76,5 +84,7 @@ struct OpeningsReport {
 // Every first sowing and complete first turn of `position`, and the pie value from a start
 // position (computed whether or not the session's rules have the pie rule on).
 OpeningsReport openings(Session& session, const Position& position);
+// The same from any exact oracle (as solve_from); statistics are left to the caller.
+OpeningsReport openings_from(const Position& position, const Rules& rules, const Oracle& oracle);
 
 }  // namespace kalah::api

@@ -75,6 +75,8 @@ class Session {
   const Rules& rules() const { return config_.rules; }
 
   const EndgameDatabase* database() const { return database_.get(); }
+  // The same, to share with other sessions (SessionConfig::database): one copy in memory.
+  std::shared_ptr<const EndgameDatabase> shared_database() const { return database_; }
   int database_seeds() const { return database_ ? database_->max_seeds() : -1; }  // -1: none
   double database_seconds() const { return database_seconds_; }                   // loading it
   // The database directory's build stopped part way: it holds levels 0..database_seeds(),

@@ -15,5 +15,6 @@ int run_openings(const Args& args);  // every first sowing / first turn, pie rul
 int run_replay(const Args& args);    // replay a game record (Finnish or Irving notation)
 int run_db(const Args& args);        // endgame databases: build, info, probe, verify, stats
 int run_bench(const Args& args);     // fixed search benchmark with a node-count signature
+int run_job(const Args& args);       // proof jobs: init, run, status
 
 }  // namespace kalah::cli

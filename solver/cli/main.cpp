@@ -23,6 +23,7 @@ const Command kCommands[] = {
     {"openings", kalah::cli::run_openings, "value of every first sowing and first turn; pie rule"},
     {"replay", kalah::cli::run_replay, "replay a game record (Finnish or Irving notation)"},
     {"db", kalah::cli::run_db, "endgame databases: build, info, probe, verify, stats"},
+    {"job", kalah::cli::run_job, "resumable proof jobs: init, run (threads or MPI ranks), status"},
     {"bench", kalah::cli::run_bench, "fixed search benchmark; prints a node-count signature"},
 };
 

@@ -1,7 +1,6 @@
 #include "solver/db/store.hpp"
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -17,6 +16,7 @@
 #include "solver/base/board_index.hpp"
 #include "solver/base/sublevel_index.hpp"
 #include "solver/db/database.hpp"
+#include "solver/db/directory_lock.hpp"
 #include "solver/db/manifest.hpp"
 
 namespace kalah {
@@ -39,47 +39,6 @@ std::uint64_t db_memory_needed(int pits, int max_seeds, std::uint32_t format) {
 }
 
 namespace {
-
-// An exclusive flock on DIR/.lock for the life of the object. The kernel drops the lock when
-// the process ends, however it ends (kill -9 included), so a stale lock file is harmless and
-// is never deleted. The holder's pid is written into the file for the refusal message (and
-// cleared when the build ends).
-class DirectoryLock {
- public:
-  explicit DirectoryLock(const fs::path& dir) {
-    const fs::path file = dir / ".lock";
-    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw DatabaseError(file.string() + ": cannot be opened: " + std::generic_category().message(errno));
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-      const int err = errno;
-      std::string holder;
-      char buf[32] = {};
-      const ssize_t n = ::pread(fd_, buf, sizeof buf - 1, 0);
-      for (ssize_t i = 0; i < n && buf[i] >= '0' && buf[i] <= '9'; ++i) holder += buf[i];
-      ::close(fd_);
-      if (err == EWOULDBLOCK)
-        throw DatabaseError(dir.string() + ": another kalah db build is running in this directory (" +
-                            (holder.empty() ? std::string() : "pid " + holder + " ") + "holds its lock " +
-                            file.string() + "); run this build again when it has finished");
-      throw DatabaseError(file.string() + ": cannot be locked: " + std::generic_category().message(err));
-    }
-    const std::string pid = std::to_string(::getpid()) + "\n";
-    if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) < 0) {
-      // The pid is only informative: the lock holds without it.
-    }
-  }
-  ~DirectoryLock() {
-    if (::ftruncate(fd_, 0) != 0) {
-      // A stale pid is only shown in a refusal while a later build holds the lock.
-    }
-    ::close(fd_);
-  }
-  DirectoryLock(const DirectoryLock&) = delete;
-  DirectoryLock& operator=(const DirectoryLock&) = delete;
-
- private:
-  int fd_ = -1;
-};
 
 std::string link_target(const fs::path& p) {
   std::error_code ec;
@@ -187,7 +146,7 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, cons
   fs::create_directories(dir, ec);
   if (ec) throw DatabaseError(dir.string() + ": cannot create the directory: " + ec.message());
   // Held to the end: a second build into the directory is refused before it touches anything.
-  const DirectoryLock lock(dir);
+  const DirectoryLock lock(dir, "kalah db build");
   // Leftover temporary files of level files and of the manifest. Raw cache files and their
   // temporaries ("level-KKK.raw", "level-KKK.raw.tmp.<pid>", solver/db/raw_cache.hpp) belong to
   // loaders, which may be running: left alone.

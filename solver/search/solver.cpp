@@ -179,15 +179,15 @@ int Solver::seeds_checked(const Board& b) const {
   return k;
 }
 
-bool Solver::value_at_least(const Board& b, int gamma) {
+int Solver::test(const Board& b, int gamma) {
   int remainder = 0;
-  if (is_terminal(b, ctx_.pits, ctx_.rules.end, remainder)) return remainder >= gamma;
+  if (is_terminal(b, ctx_.pits, ctx_.rules.end, remainder)) return remainder;
   const int k = seeds_checked(b);
-  if (ctx_.probe.covers(k)) return ctx_.probe.value(b, k) >= gamma;
+  if (ctx_.probe.covers(k)) return ctx_.probe.value(b, k);
   const auto [lo, hi] = known_bounds(b, k);
-  if (lo >= gamma) return true;
-  if (hi < gamma) return false;
-  return pass(b, k, gamma - 1, gamma, lo, hi) >= gamma;
+  if (lo >= gamma) return lo;
+  if (hi < gamma) return hi;
+  return pass(b, k, gamma - 1, gamma, lo, hi);
 }
 
 std::vector<int> Solver::best_sowings(const Board& b) {

@@ -89,7 +89,10 @@ class Solver {
   // more than max_seeds seeds in the pits, Interrupted when cancelled.
   int value(const Board& b);
   // Is value(b) >= gamma? One null-window search (cheaper than the exact value).
-  bool value_at_least(const Board& b, int gamma);
+  bool value_at_least(const Board& b, int gamma) { return test(b, gamma) >= gamma; }
+  // The same search, fail-soft: a bound r with value(b) >= r when r >= gamma, value(b) <= r
+  // when r < gamma. Throws Interrupted when cancelled.
+  int test(const Board& b, int gamma);
   // The sowings (0-based pits) of b's mover that attain value(b), by null-window tests of
   // each sowing against the value; empty when b is terminal.
   std::vector<int> best_sowings(const Board& b);

@@ -1,0 +1,206 @@
+// kalah job: a resumable proof job (solver/job). `init` creates its store, `run` works on it
+// with worker threads (or, in an MPI build under mpirun, with the other ranks as workers),
+// `status` reports where it stands. Parses the options, calls solver/job and renders.
+#include <cmath>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "engine/text.hpp"
+#include "solver/cli/commands.hpp"
+#include "solver/cli/common.hpp"
+#include "solver/cli/interrupt.hpp"
+#include "solver/cli/session_options.hpp"
+#include "solver/job/job.hpp"
+#ifdef KALAH_HAVE_MPI
+#include "solver/mpi/mpi_job.hpp"
+#endif
+
+namespace kalah::cli {
+
+namespace {
+
+po::positional_options_description dir_positional() {
+  po::positional_options_description p;
+  p.add("dir", 1);
+  return p;
+}
+
+std::string bounds_text(int lower, int upper) {
+  if (lower == upper) return signed_value(lower);
+  return "[" + signed_value(lower) + ", " + signed_value(upper) + "]";
+}
+
+std::string duration_text(double s) {
+  char buf[64];
+  if (s < 120)
+    std::snprintf(buf, sizeof buf, "%.1f s", s);
+  else if (s < 7200)
+    std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
+  else if (s < 172800)
+    std::snprintf(buf, sizeof buf, "%.1f h", s / 3600);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f days", s / 86400);
+  return buf;
+}
+
+int run_init(const Args& args) {
+  po::options_description options("job init options");
+  options.add_options()("dir", po::value<std::string>()->required(), "job directory (created)")(
+      "value-only", "the value alone (default: also every first sowing and turn and the pie value, as kalah openings)");
+  options.add(board_options(6, 4)).add(rule_options());
+  po::variables_map vm;
+  const auto pos = dir_positional();
+  if (!parse_command("job init", "DIR [--pits M --seeds N | --position POS] [rule options] [--value-only]", options,
+                     args, vm, &pos))
+    return 0;
+  job::JobSpec spec;
+  spec.rules = rules_from(vm);
+  spec.position = position_from(vm);
+  spec.pits = spec.position.pits;
+  spec.openings = !vm.count("value-only");
+  const std::string dir = vm["dir"].as<std::string>();
+  job::init_job(dir, spec);
+  std::cout << "job       " << dir << " created\n"
+            << "position  " << spec.position.to_text() << "\n"
+            << "rules     " << rules_text(spec.rules) << "\n"
+            << "asks      " << (spec.openings ? "the value, every first sowing and turn, the pie value" : "the value")
+            << "\n"
+            << "next      kalah job run " << dir << " [--db DIR] [--workers W] [--threads T]\n";
+  return 0;
+}
+
+int run_run(const Args& args) {
+  po::options_description options("job run options");
+  // clang-format off
+  options.add_options()
+      ("dir", po::value<std::string>()->required(), "job directory (kalah job init)")
+      ("workers,w", po::value<int>()->default_value(1), "worker threads in this process, each with its own table (under mpirun: ignored, every other rank is a worker)")
+      ("unit-seconds", po::value<double>()->default_value(30), "a unit's budget: a unit that runs longer is stopped and its board expanded")
+      ("hours", po::value<double>()->default_value(0), "stop after this many hours (0: run to the end); run again to go on")
+      ("json", "print the report as one JSON object when the run ends");
+  // clang-format on
+  options.add(search_options());
+  po::variables_map vm;
+  const auto pos = dir_positional();
+  if (!parse_command("job run",
+                     "DIR [--db DIR] [--workers W] [--threads T] [--unit-seconds S] [--hours H] [--tt-memory SIZE] "
+                     "[--memory SIZE] [--json]",
+                     options, args, vm, &pos))
+    return 0;
+  const std::string dir = vm["dir"].as<std::string>();
+  job::LocalRun config;
+  config.session = session_config(vm, 6, Rules{}, 0);  // pits, rules and seeds come from the job
+  config.session.progress = nullptr;                   // the job logs its own progress
+  config.workers = vm["workers"].as<int>();
+  if (config.workers < 1 || config.workers > 1024) throw UsageError("--workers must be between 1 and 1024");
+  config.run.unit_seconds = vm["unit-seconds"].as<double>();
+  if (!(config.run.unit_seconds > 0) || config.run.unit_seconds > 1e6)
+    throw UsageError("--unit-seconds must be above 0 and at most 1000000");
+  config.run.hours = vm["hours"].as<double>();
+  if (!(config.run.hours >= 0) || config.run.hours > 1e5) throw UsageError("--hours must be between 0 and 100000");
+  config.run.cancel = interrupt_flag();
+  config.run.log = [](const std::string& line) { std::cerr << line << std::endl; };
+  catch_interrupts();
+  job::RunSummary s;
+#ifdef KALAH_HAVE_MPI
+  if (mpi::launched_by_mpirun()) {
+    const mpi::MpiSummary m = mpi::run_mpi_job(dir, config);
+    if (m.worker) return 0;  // rank 0 reports
+    s = m.run;
+  } else {
+    s = job::run_local_job(dir, config);
+  }
+#else
+  s = job::run_local_job(dir, config);
+#endif
+  if (vm.count("json")) {
+    std::cout << s.report_json << "\n";
+  } else {
+    const nlohmann::ordered_json r = nlohmann::ordered_json::parse(s.report_json);
+    std::cout << "job       " << dir << "\n"
+              << "run       " << s.outcome << ": " << s.units << " units, " << s.nodes << " nodes, " << s.expansions
+              << " expansions in " << duration_text(s.seconds) << " (front end " << duration_text(s.front_end_seconds)
+              << ")\n";
+    if (s.finished)
+      std::cout << "value     " << signed_value(r["value"].get<int>()) << " (South minus North)\n"
+                << "report    kalah job status " << dir << " --json (as kalah "
+                << (r.contains("openings") || r.contains("turns") ? "openings" : "solve") << " --json)\n";
+    else
+      std::cout << "value     " << bounds_text(r["lower"].get<int>(), r["upper"].get<int>())
+                << " so far; kalah job run " << dir << " goes on from here\n";
+  }
+  if (!s.finished) return interrupt_exit_code() ? interrupt_exit_code() : 0;
+  return 0;
+}
+
+int run_status(const Args& args) {
+  po::options_description options("job status options");
+  options.add_options()("dir", po::value<std::string>()->required(), "job directory")(
+      "json", "print one JSON object instead of text");
+  po::variables_map vm;
+  const auto pos = dir_positional();
+  if (!parse_command("job status", "DIR [--json]", options, args, vm, &pos)) return 0;
+  const job::JobStatus st = job::job_status(vm["dir"].as<std::string>());
+  if (vm.count("json")) {
+    std::cout << api::json_text(job::to_json(st)) << "\n";
+    return 0;
+  }
+  std::cout << "job       " << st.dir.string() << (st.running ? "  (a run is working on it now)" : "") << "\n"
+            << "position  " << st.spec.position.to_text() << "  (" << st.seeds << " seeds in the pits)\n"
+            << "rules     " << rules_text(st.spec.rules) << "\n"
+            << "value     " << bounds_text(st.lower, st.upper)
+            << (st.lower == st.upper ? " (proven)" : " (bounds proven so far)") << ", South minus North\n"
+            << "report    "
+            << (st.report_json     ? "complete (--json shows it)"
+                : st.spec.openings ? "to come: value, openings, pie value"
+                                   : "to come: value")
+            << "\n\nfirst sowings (pit: value or bounds)\n";
+  for (const job::BoundsRow& r : st.sowings)
+    std::cout << "  " << pits_text(r.pits, "-") << ": " << bounds_text(r.lower, r.upper)
+              << (r.extra_turn ? "  (extra turn)" : "") << "\n";
+  if (st.sowings.empty()) std::cout << "  (the tree is not expanded yet)\n";
+  std::cout << "first turns in the tree (pits: value or bounds)\n";
+  for (const job::BoundsRow& r : st.turns)
+    std::cout << "  " << pits_text(r.pits, "-") << (r.complete_turn ? "" : "-..") << ": "
+              << bounds_text(r.lower, r.upper) << "\n";
+  const double mean = st.totals.units ? st.totals.unit_seconds / static_cast<double>(st.totals.units) : 0;
+  std::cout << "\ntree      " << st.tree_nodes << " nodes, " << st.expanded << " expanded, " << st.exact << " exact, "
+            << st.open_leaves << " open leaves below the root\n"
+            << "units     " << st.totals.units << " done (" << st.totals.complete_units << " answered, "
+            << st.totals.units - st.totals.complete_units << " over budget or stopped), mean " << duration_text(mean)
+            << ", " << st.totals.nodes << " nodes\n"
+            << "runs      " << st.totals.runs << ", " << duration_text(st.totals.run_seconds) << " in all";
+  if (st.totals.run_seconds > 0)
+    std::cout << ", " << std::lround(static_cast<double>(st.totals.units) / st.totals.run_seconds * 3600) << " units/h";
+  if (st.totals.unit_seconds > 0)
+    std::cout << ", " << std::lround(static_cast<double>(st.totals.nodes) / st.totals.unit_seconds / 1e3)
+              << " k nodes/s a worker";
+  std::cout << "\n";
+  if (!st.report_json)
+    std::cout << "left      about " << duration_text(st.estimate_seconds) << " with " << st.last_workers
+              << " worker(s): " << st.open_leaves << " open leaves x " << duration_text(mean)
+              << " (a rough guide: a test needs only some leaves, a leaf that is expanded many units)\n";
+  return 0;
+}
+
+}  // namespace
+
+int run_job(const Args& args) {
+  static const char* usage = "usage: kalah job <init|run|status> DIR ...   (kalah job <subcommand> --help)";
+  if (args.empty()) throw UsageError(usage);
+  const std::string& sub = args[0];
+  const Args rest(args.begin() + 1, args.end());
+  if (sub == "init") return run_init(rest);
+  if (sub == "run") return run_run(rest);
+  if (sub == "status") return run_status(rest);
+  if (sub == "--help" || sub == "-h") {
+    std::cout << usage << "\n"
+              << "  init    create a job: DIR [--pits M --seeds N | --position POS] [rule options] [--value-only]\n"
+              << "  run     work on it until done, --hours H or Ctrl-C: DIR [--db DIR] [--workers W] [--threads T]\n"
+              << "  status  where it stands: DIR [--json]\n";
+    return 0;
+  }
+  throw UsageError("unknown job subcommand " + kalah::quoted(sub) + "; " + usage);
+}
+
+}  // namespace kalah::cli

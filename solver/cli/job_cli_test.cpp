@@ -1,0 +1,131 @@
+// kalah job from the command line: a job killed (SIGKILL) at random moments and run again
+// reports what kalah openings reports; Ctrl-C stops a run and says so; bad input gets one line
+// and the promised exit code.
+#include "testing/catch.hpp"
+
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+
+#include "testing/run_cli.hpp"
+#include "testing/scratch_dir.hpp"
+
+using kalah::test::run_kalah;
+using kalah::test::run_kalah_after;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+// The analysis in a report, without what depends on how it was computed.
+Json analysis(const Json& report) {
+  Json a;
+  for (const char* k : {"position", "rules", "value", "moves", "turns", "pie_value", "balanced", "interrupted"})
+    if (report.contains(k)) a[k] = report[k];
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("cli job: killed at random moments and run again, it reports what openings does", "[cli][job]") {
+  kalah::test::ScratchDir dir("jobcli");
+  const std::string d = (dir.path / "j").string();
+  REQUIRE(run_kalah("job init " + d + " --pits 4 --seeds 3").exit_code == 0);
+  std::mt19937 rng(7);
+  int kills = 0, runs = 0;
+  for (;;) {
+    REQUIRE(++runs < 150);
+    const double after = std::uniform_real_distribution<double>(0.02, 0.3)(rng);
+    const auto r = run_kalah_after("timeout -s KILL " + std::to_string(after),
+                                   "job run " + d + " --workers 2 --threads 1 --unit-seconds 0.0005 --tt-memory 16M");
+    if (r.exit_code == 0) break;
+    ++kills;
+    // Whatever the moment of the kill, the store opens and is consistent.
+    const auto st = run_kalah("job status " + d + " --json");
+    REQUIRE(st.exit_code == 0);
+  }
+  INFO("killed " << kills << " times");
+  CHECK(kills >= 1);
+  const auto st = run_kalah("job status " + d + " --json");
+  REQUIRE(st.exit_code == 0);
+  const Json status = Json::parse(st.out);
+  CHECK(status["value"] == 6);
+  CHECK(status["lower"] == 6);
+  CHECK(status["pits"] == 4);
+  CHECK(status["seeds"] == 24);
+  CHECK(status["rules"]["preset"] == "standard");
+  const auto ref = run_kalah("openings --pits 4 --seeds 3 --threads 1 --json");
+  REQUIRE(ref.exit_code == 0);
+  CHECK(analysis(status["report"]) == analysis(Json::parse(ref.out)));
+  const auto text = run_kalah("job status " + d);
+  CHECK(text.out.find("value     +6 (proven)") != std::string::npos);
+}
+
+TEST_CASE("cli job: Ctrl-C stops a run with exit 130 and the next run goes on", "[cli][job]") {
+  kalah::test::ScratchDir dir("jobcli");
+  const std::string d = (dir.path / "j").string();
+  REQUIRE(run_kalah("job init " + d + " --pits 5 --seeds 4 --value-only").exit_code == 0);
+  const auto r = run_kalah_after("timeout --preserve-status -s INT 0.5",
+                                 "job run " + d + " --workers 2 --threads 1 --unit-seconds 0.001 --tt-memory 16M");
+  if (r.exit_code != 0) {  // not finished within half a second (the usual case)
+    CHECK(r.exit_code == 130);
+    CHECK(r.out.find("interrupted") != std::string::npos);
+    CHECK(r.out.find("goes on from here") != std::string::npos);
+  }
+  const auto again = run_kalah("job run " + d + " --workers 2 --threads 1 --unit-seconds 0.05 --tt-memory 64M --json");
+  REQUIRE(again.exit_code == 0);
+  CHECK(Json::parse(again.out)["value"] == 10);
+}
+
+TEST_CASE("cli job: bad input gets one line and the promised exit code", "[cli][job]") {
+  kalah::test::ScratchDir dir("jobcli");
+  const std::string d = (dir.path / "j").string();
+  auto one_line = [](const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; };
+  auto r = run_kalah("job run " + d);
+  CHECK(r.exit_code == 1);
+  CHECK(one_line(r.err));
+  CHECK(r.err.find("job.sqlite: missing") != std::string::npos);
+  r = run_kalah("job init " + d + " --pits 9");
+  CHECK(r.exit_code == 2);
+  CHECK(one_line(r.err));
+  r = run_kalah("job frobnicate " + d);
+  CHECK(r.exit_code == 2);
+  REQUIRE(run_kalah("job init " + d + " --pits 3 --seeds 2").exit_code == 0);
+  r = run_kalah("job init " + d + " --pits 3 --seeds 2");
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("already there") != std::string::npos);
+  r = run_kalah("job run " + d + " --workers 0");
+  CHECK(r.exit_code == 2);
+  r = run_kalah("job run " + d + " --unit-seconds -1");
+  CHECK(r.exit_code == 2);
+  kalah::test::write_bytes(dir.path / "j" / "job.sqlite", std::vector<char>(4096, '\x01'));
+  r = run_kalah("job status " + d);
+  CHECK(r.exit_code == 1);
+  CHECK(one_line(r.err));
+  CHECK(r.err.find("not a kalah job store") != std::string::npos);
+}
+
+#ifdef KALAH_HAVE_MPI
+TEST_CASE("cli job: mpirun -np 3 (a front end, two worker ranks) reports what openings does", "[cli][job][mpi]") {
+  if (std::system("command -v mpirun >/dev/null 2>&1") != 0) {
+    WARN("mpirun is not installed: the MPI run is not tested");
+    return;
+  }
+  for (const char* game : {"--pits 4 --seeds 3", "--pits 3 --seeds 4 --capture empty --end mover"}) {
+    INFO(game);
+    kalah::test::ScratchDir dir("jobmpi");
+    const std::string d = (dir.path / "j").string();
+    REQUIRE(run_kalah("job init " + d + " " + game).exit_code == 0);
+    // Open MPI refuses root unless told; CI runs as root.
+    const auto r =
+        run_kalah_after("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np 3 --oversubscribe",
+                        "job run " + d + " --threads 1 --unit-seconds 0.001 --tt-memory 16M --json");
+    REQUIRE(r.exit_code == 0);
+    const auto ref = run_kalah(std::string("openings ") + game + " --threads 1 --json");
+    REQUIRE(ref.exit_code == 0);
+    CHECK(analysis(Json::parse(r.out)) == analysis(Json::parse(ref.out)));
+    const Json status = Json::parse(run_kalah("job status " + d + " --json").out);
+    CHECK(status["units"]["done"].get<int>() > 0);
+    CHECK(analysis(status["report"]) == analysis(Json::parse(ref.out)));
+  }
+}
+#endif

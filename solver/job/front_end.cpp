@@ -1,0 +1,366 @@
+#include "solver/job/front_end.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "solver/api/report_json.hpp"
+#include "solver/api/reports.hpp"
+#include "solver/base/value_bounds.hpp"
+
+namespace kalah::job {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// Thrown inside the oracle when the run stops; becomes search::Interrupted for the reports.
+struct Stopping {};
+
+class FrontEnd {
+ public:
+  FrontEnd(JobStore& store, WorkerPool& pool, const RunOptions& options)
+      : store_(store), pool_(pool), options_(options), tree_(store.load_tree()), t0_(Clock::now()) {
+    for (const int id : store.nodes_asked_value()) asked_value_.insert(id);
+  }
+
+  RunSummary run();
+
+ private:
+  struct InFlight {
+    int node;
+    bool test;
+    int gamma;
+    Clock::time_point started;
+  };
+  // MTD(f) state of one goal: galloping from the guess, then bisection.
+  struct Gallop {
+    int step_up = 2, step_down = 2;
+    bool saw_true = false, saw_false = false;
+    std::optional<int> last;
+  };
+
+  int exact_value(const Board& b);
+  int next_gamma(int id, Gallop& g) const;
+  void decide(int id, int gamma);
+  void dispatch(int id, int gamma);
+  void submit(int node, bool test, int gamma);
+  bool split_busy_leaf();
+  void apply(const UnitOutcome& out);
+  void check_stop(int id);
+  void drain();
+  void log_progress(bool force);
+  void save(std::vector<int> touched, const UnitRecord* unit = nullptr);
+  int add_node(const Board& b);
+  void expand_first_turns(int id);
+  bool start_pending_goal();
+
+  JobStore& store_;
+  WorkerPool& pool_;
+  const RunOptions& options_;
+  TopTree tree_;
+  Clock::time_point t0_, last_log_ = Clock::now();
+  int run_ = 0;
+  std::uint64_t next_unit_ = 1;
+  std::map<std::uint64_t, InFlight> in_flight_;
+  bool stopping_ = false;
+  std::string stop_reason_;
+  RunSummary summary_;
+  double front_seconds_ = 0;
+  int goal_ = 0, goal_gamma_ = 0;
+  std::set<int> asked_value_;       // nodes a value unit has been sent for (this run or before)
+  std::vector<int> pending_goals_;  // boards the report will ask about, in its order
+};
+
+void FrontEnd::save(std::vector<int> touched, const UnitRecord* unit) {
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  store_.save(tree_, touched, unit, run_);
+}
+
+int FrontEnd::add_node(const Board& b) {
+  bool created = false;
+  const int id = tree_.add(b, &created);
+  if (created) save({id});
+  return id;
+}
+
+void FrontEnd::check_stop(int id) {
+  if (!stopping_) {
+    if (options_.cancel && options_.cancel->load()) {
+      stopping_ = true;
+      stop_reason_ = "interrupted";
+    } else if (options_.hours > 0 && since(t0_) > options_.hours * 3600) {
+      stopping_ = true;
+      std::ostringstream s;
+      s << "stopped after " << options_.hours << " h (--hours)";
+      stop_reason_ = s.str();
+    }
+  }
+  if (!stopping_) return;
+  drain();
+  throw search::Interrupted(tree_.node(id).lower, tree_.node(id).upper);
+}
+
+void FrontEnd::drain() {
+  if (options_.stop) options_.stop->store(true);
+  while (!in_flight_.empty()) apply(pool_.wait());
+}
+
+int FrontEnd::exact_value(const Board& b) {
+  const int id = add_node(b);
+  Gallop gallop;
+  while (!tree_.node(id).exact()) {
+    check_stop(id);
+    goal_ = id;
+    const TopNode& n = tree_.node(id);
+    // A goal's first unit asks its exact value; if that runs over its budget, tests narrow it
+    // (alongside, when the goal is already expanded).
+    if (!asked_value_.count(id) && n.in_flight == 0) submit(id, false, 0);
+    const int gamma = next_gamma(id, gallop);
+    goal_gamma_ = gamma;
+    decide(id, gamma);
+    gallop.last = gamma;
+    if (tree_.decided(id, gamma) > 0)
+      gallop.saw_true = true;
+    else
+      gallop.saw_false = true;
+  }
+  return tree_.node(id).lower;
+}
+
+int FrontEnd::next_gamma(int id, Gallop& g) const {
+  const TopNode& n = tree_.node(id);
+  const int lo = n.lower, hi = n.upper;  // lo < hi, both of the parity of the seeds
+  int gamma;
+  if (!g.last) {
+    gamma = base::round_down(n.guess.value_or(0), n.seeds);
+  } else if (g.saw_true && g.saw_false) {
+    gamma = base::round_up(lo + (hi - lo) / 2, n.seeds);  // bisection
+  } else if (g.saw_true) {
+    gamma = lo + g.step_up;
+    g.step_up *= 2;
+  } else {
+    gamma = hi - g.step_down + 2;
+    g.step_down *= 2;
+  }
+  return std::clamp(gamma, lo + 2, hi);  // a test that can go either way
+}
+
+void FrontEnd::decide(int id, int gamma) {
+  while (tree_.decided(id, gamma) == 0) {
+    check_stop(id);
+    dispatch(id, gamma);
+    if (in_flight_.empty())
+      throw std::logic_error("proof job: test on node " + std::to_string(id) + " undecided with nothing to do");
+    apply(pool_.wait());
+  }
+}
+
+void FrontEnd::dispatch(int id, int gamma) {
+  const auto t = Clock::now();
+  while (static_cast<int>(in_flight_.size()) < pool_.size()) {
+    const std::optional<Question> q = tree_.select(id, gamma);
+    if (q) {
+      submit(q->node, true, q->gamma);
+      continue;
+    }
+    // Nothing free for this goal: a later goal's value, or a busy leaf split.
+    if (!start_pending_goal() && !split_busy_leaf()) break;
+  }
+  front_seconds_ += since(t);
+}
+
+void FrontEnd::submit(int node, bool test, int gamma) {
+  const TopNode& n = tree_.node(node);
+  // Boards within the workers' database: their value is one probe.
+  if (n.seeds <= options_.database_seeds) test = false;
+  Unit u;
+  u.id = next_unit_++;
+  u.board = n.board;
+  u.test = test;
+  u.gamma = gamma;
+  u.seconds = options_.unit_seconds;
+  if (!test) asked_value_.insert(node);
+  in_flight_.emplace(u.id, InFlight{node, test, gamma, Clock::now()});
+  tree_.add_in_flight(node, 1);
+  pool_.submit(u);
+}
+
+bool FrontEnd::start_pending_goal() {
+  for (const int g : pending_goals_) {
+    const TopNode& n = tree_.node(g);
+    if (n.exact() || n.in_flight > 0 || asked_value_.count(g)) continue;
+    submit(g, false, 0);
+    return true;
+  }
+  return false;
+}
+
+void FrontEnd::expand_first_turns(int id) {
+  // The boards after each first sowing and, through extra turns, after each complete first
+  // turn: the boards the openings report asks about.
+  if (!tree_.node(id).expanded && !tree_.node(id).terminal) {
+    std::vector<int> touched{id};
+    const std::vector<int> created = tree_.expand(id, &touched);
+    touched.insert(touched.end(), created.begin(), created.end());
+    save(touched);
+  }
+  for (const TopEdge& e : std::vector<TopEdge>(tree_.node(id).edges)) {
+    pending_goals_.push_back(e.child);
+    if (e.extra_turn && !tree_.node(e.child).terminal) expand_first_turns(e.child);
+  }
+}
+
+bool FrontEnd::split_busy_leaf() {
+  // The oldest unit still on a leaf, once it has had a quarter of its budget: its leaf is
+  // expanded so that idle workers can take its children.
+  const auto now = Clock::now();
+  const InFlight* oldest = nullptr;
+  for (const auto& [uid, f] : in_flight_) {
+    const TopNode& n = tree_.node(f.node);
+    if (n.expanded || n.exact() || n.terminal || n.seeds <= options_.database_seeds) continue;
+    if (std::chrono::duration<double>(now - f.started).count() < options_.unit_seconds / 4) continue;
+    if (!oldest || f.started < oldest->started) oldest = &f;
+  }
+  if (!oldest) return false;
+  const int id = oldest->node;
+  std::vector<int> touched{id};
+  const std::vector<int> created = tree_.expand(id, &touched);
+  touched.insert(touched.end(), created.begin(), created.end());
+  save(touched);
+  ++summary_.expansions;
+  return true;
+}
+
+void FrontEnd::apply(const UnitOutcome& out) {
+  const auto t = Clock::now();
+  const auto it = in_flight_.find(out.id);
+  if (it == in_flight_.end())
+    throw std::logic_error("proof job: an answer to no unit (" + std::to_string(out.id) + ")");
+  const InFlight f = it->second;
+  in_flight_.erase(it);
+  tree_.add_in_flight(f.node, -1);
+  if (!out.error.empty())
+    throw std::runtime_error("worker " + out.worker + " could not answer a unit on node " + std::to_string(f.node) +
+                             ": " + out.error);
+  std::vector<int> touched;
+  tree_.tighten(f.node, out.lower, out.upper, &touched);
+  if (out.guess && !tree_.node(f.node).exact()) {
+    tree_.set_guess(f.node, *out.guess);
+    touched.push_back(f.node);
+  }
+  const TopNode& n = tree_.node(f.node);
+  const bool answered = f.test ? tree_.decided(f.node, f.gamma) != 0 : n.exact();
+  if (!answered && !stopping_ && !n.expanded && !n.terminal) {
+    touched.push_back(f.node);
+    const std::vector<int> created = tree_.expand(f.node, &touched);
+    touched.insert(touched.end(), created.begin(), created.end());
+    ++summary_.expansions;
+  }
+  UnitRecord r;
+  r.node = f.node;
+  r.test = f.test;
+  r.gamma = f.gamma;
+  r.lower = out.lower;
+  r.upper = out.upper;
+  r.complete = out.complete;
+  r.nodes = out.nodes;
+  r.seconds = out.seconds;
+  r.worker = out.worker;
+  save(touched, &r);
+  ++summary_.units;
+  summary_.nodes += out.nodes;
+  front_seconds_ += since(t);
+  log_progress(false);
+}
+
+void FrontEnd::log_progress(bool force) {
+  if (!options_.log) return;
+  if (!force && std::chrono::duration<double>(Clock::now() - last_log_).count() < options_.log_seconds) return;
+  last_log_ = Clock::now();
+  const TopNode& root = tree_.node(0);
+  const TopNode& goal = tree_.node(goal_);
+  const double s = since(t0_);
+  std::ostringstream line;
+  line.setf(std::ios::fixed);
+  line.precision(1);
+  line << "job: " << s << " s, root value in [" << root.lower << ", " << root.upper << "] (remainder), goal node "
+       << goal_ << " in [" << goal.lower << ", " << goal.upper << "]";
+  if (!goal.exact() && goal.expanded) line << " testing >= " << goal_gamma_;
+  const double units = static_cast<double>(summary_.units), nodes = static_cast<double>(summary_.nodes);
+  line << ", units " << summary_.units << " (" << units / std::max(s, 1e-9) << "/s), in flight " << in_flight_.size()
+       << ", tree " << tree_.size() << " nodes, " << nodes / std::max(s, 1e-9) / 1e6 << " M nodes/s";
+  options_.log(line.str());
+}
+
+RunSummary FrontEnd::run() {
+  const JobSpec& spec = store_.spec();
+  if (const std::optional<std::string> done = store_.report()) {
+    summary_.finished = summary_.already = true;
+    summary_.outcome = "finished before this run";
+    summary_.report_json = *done;
+    return summary_;
+  }
+  run_ = store_.begin_run(options_.info);
+  if (options_.stop) options_.stop->store(false);
+  // The openings report asks about every first sowing and turn: their boards go into the tree
+  // at once (job status shows them), and idle workers take their values ahead of the report.
+  if (spec.openings && !tree_.node(0).terminal) expand_first_turns(0);
+  const Oracle oracle = [this](const Board& b) { return exact_value(b); };
+  api::Json report;
+  bool interrupted = false;
+  const StoreTotals before = store_.totals();
+  api::SearchStats stats;
+  stats.solver = "job";
+  auto fill = [&] {
+    const StoreTotals t = store_.totals();
+    stats.nodes = t.nodes;
+    stats.seconds = stats.search_seconds = t.run_seconds;
+    stats.threads = pool_.size() * pool_.threads_per_worker();
+    stats.db_max_seeds = options_.database_seeds;
+    stats.db_dir = options_.info.database;
+  };
+  (void)before;
+  if (spec.openings) {
+    api::OpeningsReport r = api::openings_from(spec.position, spec.rules, oracle);
+    fill();
+    r.stats = stats;
+    interrupted = r.interrupted;
+    report = api::to_json(r);
+  } else {
+    api::SolveReport r = api::solve_from(spec.position, spec.rules, oracle, {}, true);
+    fill();
+    r.stats = stats;
+    interrupted = r.interrupted;
+    report = api::to_json(r);
+  }
+  drain();  // nothing should be out; a unit of an earlier goal may be
+  summary_.report_json = api::json_text(report);
+  summary_.seconds = since(t0_);
+  summary_.front_end_seconds = front_seconds_;
+  if (interrupted) {
+    summary_.outcome = stop_reason_.empty() ? "interrupted" : stop_reason_;
+  } else {
+    summary_.finished = true;
+    summary_.outcome = "finished";
+    store_.save_report(summary_.report_json);
+  }
+  store_.end_run(run_, summary_.outcome);
+  log_progress(true);
+  return summary_;
+}
+
+}  // namespace
+
+RunSummary run_job(JobStore& store, WorkerPool& pool, const RunOptions& options) {
+  FrontEnd front(store, pool, options);
+  return front.run();
+}
+
+}  // namespace kalah::job

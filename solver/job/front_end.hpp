@@ -1,0 +1,54 @@
+// solver/job/front_end.hpp — a proof job's front end: it owns the store and the top tree,
+// hands units to a worker pool, and turns their answers into the job's report.
+//
+// The job's report is what `kalah openings` (or `kalah solve --value-only`) reports, computed
+// by the same code (api::openings_from, api::solve_from) from an oracle that is the job: each
+// board the analysis asks about becomes a goal, "the exact value of this node", reached by
+// MTD(f) over the top tree. The first unit on a goal that is still a leaf asks its exact value;
+// if that runs over the unit budget, the leaf is expanded and the goal is narrowed by tests
+// "value >= gamma" (gamma from the guess the value unit left, then galloping and bisection).
+// A test is decided over the top tree (top_tree.hpp): its most-proving free leaf becomes the
+// next unit, and a unit that runs over its budget has its leaf expanded. When every free leaf
+// is busy and a worker idles, the oldest busy leaf is expanded so its children can be shared.
+// Every finished unit is committed with the bounds it moved before the next unit goes out.
+// Stopping (Ctrl-C, --hours) lets the units under way report what they proved, commits them,
+// and ends the run; the next run starts from the store.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "solver/job/job_store.hpp"
+#include "solver/job/worker_pool.hpp"
+
+namespace kalah::job {
+
+struct RunOptions {
+  double unit_seconds = 30;  // a unit's budget
+  double hours = 0;          // stop after this long; 0: run to the end
+  // Units on boards with at most this many seeds (the workers' database) ask the exact value.
+  int database_seeds = -1;
+  const std::atomic<bool>* cancel = nullptr;    // set by Ctrl-C: stop
+  std::atomic<bool>* stop = nullptr;            // the pool's stop flag, raised when stopping
+  std::function<void(const std::string&)> log;  // progress lines
+  double log_seconds = 10;
+  RunInfo info;
+};
+
+struct RunSummary {
+  bool finished = false;                               // the report is complete and saved in the store
+  bool already = false;                                // it was complete before this run
+  std::string outcome;                                 // "finished", "stopped after ...", "interrupted"
+  std::uint64_t units = 0, nodes = 0, expansions = 0;  // this run's
+  double seconds = 0;
+  double front_end_seconds = 0;  // this run's time in the front end (selection, store)
+  std::string report_json;       // the report (interrupted: with the bounds so far)
+};
+
+// Runs the job in `store` on `pool` until its report is complete or it is stopped.
+RunSummary run_job(JobStore& store, WorkerPool& pool, const RunOptions& options);
+
+}  // namespace kalah::job

@@ -1,0 +1,181 @@
+#include "solver/job/job.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <functional>
+
+#include "solver/db/directory_lock.hpp"
+
+namespace kalah::job {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+int pit_seeds(const Position& p) { return p.pit_seeds(Side::South) + p.pit_seeds(Side::North); }
+
+// A remainder-value interval of the position's board as South-minus-North margins.
+std::pair<int, int> margins(const Position& p, int lower, int upper) {
+  const bool south = p.to_move == Side::South;
+  return {p.margin() + (south ? lower : -upper), p.margin() + (south ? upper : -lower)};
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0) return "?";
+  return buf;
+}
+
+}  // namespace
+
+void init_job(const fs::path& dir, const JobSpec& spec) {
+  if (spec.position.pits != spec.pits)
+    throw api::ConfigError("the position has " + std::to_string(spec.position.pits) + " pits a side, the job " +
+                           std::to_string(spec.pits));
+  JobStore::create(dir, spec);
+}
+
+RunSummary run_local_job(const fs::path& dir, LocalRun config) {
+  if (config.workers < 1 || config.workers > 1024) throw api::ConfigError("--workers must be between 1 and 1024");
+  { JobStore probe(dir, false); }  // a missing, foreign or damaged store is refused before the lock is made
+  const DirectoryLock lock(dir, "kalah job run");
+  JobStore store(dir, true);
+  const JobSpec& spec = store.spec();
+  api::SessionConfig c = config.session;
+  c.pits = spec.pits;
+  c.rules = spec.rules;
+  c.max_seeds = pit_seeds(spec.position);
+  c.table_bytes = std::max<std::uint64_t>(c.table_bytes / static_cast<std::uint64_t>(config.workers), 1 << 20);
+  std::vector<std::unique_ptr<Worker>> workers;
+  const std::uint64_t budget = c.memory_bytes ? c.memory_bytes : api::physical_memory_bytes();
+  api::SessionConfig first = c;
+  const std::uint64_t others = c.table_bytes * static_cast<std::uint64_t>(config.workers - 1);
+  if (budget > others) first.memory_bytes = budget - others;
+  workers.push_back(std::make_unique<Worker>(first, "local-1"));
+  const api::Session& s0 = workers.front()->session();
+  api::SessionConfig rest = c;
+  rest.database_dir.clear();
+  rest.database_seeds = -1;
+  rest.database = s0.shared_database();
+  rest.note = nullptr;
+  for (int w = 2; w <= config.workers; ++w)
+    workers.push_back(std::make_unique<Worker>(rest, "local-" + std::to_string(w)));
+  RunOptions run = config.run;
+  run.database_seeds = s0.database_seeds();
+  std::atomic<bool> stop{false};
+  run.stop = &stop;
+  run.info.workers = config.workers;
+  run.info.threads = s0.solver().threads();
+  run.info.database = c.database_dir;
+  run.info.host = host_name();
+  LocalPool pool(std::move(workers), &stop, s0.solver().threads());
+  return run_job(store, pool, run);
+}
+
+JobStatus job_status(const fs::path& dir) {
+  JobStatus st;
+  st.dir = dir;
+  JobStore store(dir, false);
+  st.spec = store.spec();
+  st.seeds = pit_seeds(st.spec.position);
+  TopTree tree = store.load_tree();
+  const Position& p = st.spec.position;
+  const TopNode& root = tree.node(0);
+  std::tie(st.lower, st.upper) = margins(p, root.lower, root.upper);
+  for (int id = 0; id < tree.size(); ++id) {
+    ++st.tree_nodes;
+    if (tree.node(id).expanded) ++st.expanded;
+    if (tree.node(id).exact()) ++st.exact;
+  }
+  st.open_leaves = tree.open_leaves_below(0);
+  // First sowings, and first turns where the tree reaches: a turn goes on through extra turns.
+  const std::function<void(int, std::vector<int>&, int, int)> turns = [&](int id, std::vector<int>& pits, int banked,
+                                                                          int depth) {
+    const TopNode& n = tree.node(id);
+    for (const TopEdge& e : n.edges) {
+      pits.push_back(e.pit);
+      const TopNode& c = tree.node(e.child);
+      const int lo = e.extra_turn ? banked + e.stored + c.lower : banked + e.stored - c.upper;
+      const int hi = e.extra_turn ? banked + e.stored + c.upper : banked + e.stored - c.lower;
+      BoundsRow row;
+      row.pits = pits;
+      row.extra_turn = e.extra_turn;
+      std::tie(row.lower, row.upper) = margins(p, lo, hi);
+      if (depth == 0) st.sowings.push_back(row);
+      if (e.extra_turn && c.expanded && !c.terminal) {
+        turns(e.child, pits, banked + e.stored, depth + 1);
+      } else {
+        row.complete_turn = !e.extra_turn || c.terminal;
+        st.turns.push_back(row);
+      }
+      pits.pop_back();
+    }
+  };
+  std::vector<int> pits;
+  turns(0, pits, 0, 0);
+  st.totals = store.totals();
+  st.report_json = store.report();
+  try {
+    const DirectoryLock probe(dir, "kalah job run");
+  } catch (const DirectoryBusy&) {
+    st.running = true;
+  } catch (const std::exception&) {
+    // a read-only directory: no run can hold it either
+  }
+  st.last_workers = std::max(1, st.totals.last_workers);
+  const double mean = st.totals.units ? st.totals.unit_seconds / static_cast<double>(st.totals.units) : 0;
+  st.estimate_seconds = static_cast<double>(st.open_leaves) * mean / st.last_workers;
+  return st;
+}
+
+api::Json to_json(const JobStatus& s) {
+  using api::Json;
+  Json j;
+  j["dir"] = s.dir.string();
+  j["pits"] = s.spec.pits;
+  j["seeds"] = s.seeds;
+  j["position"] = s.spec.position.to_text();
+  j["rules"] = api::rules_json(s.spec.rules);
+  j["openings"] = s.spec.openings;
+  j["lower"] = s.lower;
+  j["upper"] = s.upper;
+  j["value"] = s.lower == s.upper ? Json(s.lower) : Json(nullptr);
+  j["finished"] = s.report_json.has_value();
+  j["running"] = s.running;
+  auto rows = [](const std::vector<BoundsRow>& v) {
+    Json a = Json::array();
+    for (const BoundsRow& r : v) {
+      Json o;
+      o["pits"] = api::pits_json(r.pits);
+      o["lower"] = r.lower;
+      o["upper"] = r.upper;
+      o["value"] = r.lower == r.upper ? Json(r.lower) : Json(nullptr);
+      o["complete_turn"] = r.complete_turn;
+      a.push_back(o);
+    }
+    return a;
+  };
+  j["sowings"] = rows(s.sowings);
+  j["turns"] = rows(s.turns);
+  j["tree"] =
+      Json{{"nodes", s.tree_nodes}, {"expanded", s.expanded}, {"exact", s.exact}, {"open_leaves", s.open_leaves}};
+  const double hours = s.totals.run_seconds / 3600;
+  j["units"] = Json{{"done", s.totals.units},
+                    {"answered", s.totals.complete_units},
+                    {"nodes", s.totals.nodes},
+                    {"worker_seconds", s.totals.unit_seconds},
+                    {"runs", s.totals.runs},
+                    {"run_seconds", s.totals.run_seconds},
+                    {"units_per_hour", hours > 0 ? static_cast<double>(s.totals.units) / hours : 0.0},
+                    {"nodes_per_second",
+                     s.totals.unit_seconds > 0 ? static_cast<double>(s.totals.nodes) / s.totals.unit_seconds : 0.0}};
+  j["estimate"] = Json{{"seconds_left", s.report_json ? 0.0 : s.estimate_seconds},
+                       {"method",
+                        "open leaves below the root x the mean unit's seconds / the last run's workers "
+                        "(a rough guide: a test needs only some leaves, an expanded leaf many units)"}};
+  j["report"] = s.report_json ? Json::parse(*s.report_json) : Json(nullptr);
+  return j;
+}
+
+}  // namespace kalah::job

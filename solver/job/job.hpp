@@ -1,0 +1,57 @@
+// solver/job/job.hpp — the proof job's entry points (kalah job init / run / status): create a
+// job, run it with worker threads in this process, and report where it stands. The MPI run
+// (solver/mpi/mpi_job.hpp) shares the front end and the status.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "solver/api/report_json.hpp"
+#include "solver/api/session.hpp"
+#include "solver/job/front_end.hpp"
+#include "solver/job/job_store.hpp"
+
+namespace kalah::job {
+
+// Creates the job in `dir` (api::ConfigError for a position no job can take).
+void init_job(const std::filesystem::path& dir, const JobSpec& spec);
+
+struct LocalRun {
+  // The workers' session: database, memory, table (split between the workers), threads a
+  // worker, cancel flag. Pits, rules and seeds come from the job.
+  api::SessionConfig session;
+  int workers = 1;
+  RunOptions run;
+};
+// Runs the job in `dir` with `config.workers` worker threads, holding DIR/.lock.
+RunSummary run_local_job(const std::filesystem::path& dir, LocalRun config);
+
+// Where a job stands (kalah job status).
+struct BoundsRow {
+  std::vector<int> pits;  // a first sowing, or a first turn's sowings (0-based)
+  bool extra_turn = false;
+  bool complete_turn = true;  // false: the turn goes on but the tree does not (bounds of the prefix)
+  int lower = 0, upper = 0;   // South-minus-North margins
+};
+struct JobStatus {
+  std::filesystem::path dir;
+  JobSpec spec;
+  int seeds = 0;             // in the pits of the job's position
+  int lower = 0, upper = 0;  // the position's value, South minus North
+  std::vector<BoundsRow> sowings, turns;
+  std::uint64_t tree_nodes = 0, expanded = 0, exact = 0, open_leaves = 0;
+  StoreTotals totals;
+  bool running = false;                    // a kalah job run holds the lock now
+  std::optional<std::string> report_json;  // once finished
+  // The estimate of the work left: open leaves below the root times the mean unit's seconds,
+  // over the workers of the last run.
+  double estimate_seconds = 0;
+  int last_workers = 0;
+};
+JobStatus job_status(const std::filesystem::path& dir);
+api::Json to_json(const JobStatus& status);
+
+}  // namespace kalah::job

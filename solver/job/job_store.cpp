@@ -1,0 +1,307 @@
+#include "solver/job/job_store.hpp"
+
+#include <chrono>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <system_error>
+
+#include "solver/api/report_json.hpp"
+#include "solver/base/value_bounds.hpp"
+
+namespace kalah::job {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
+
+const char* kSchema = R"sql(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE node(id INTEGER PRIMARY KEY, board BLOB NOT NULL UNIQUE, seeds INTEGER NOT NULL,
+                  lower INTEGER NOT NULL, upper INTEGER NOT NULL, guess INTEGER,
+                  expanded INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE edge(parent INTEGER NOT NULL, pit INTEGER NOT NULL, child INTEGER NOT NULL,
+                  stored INTEGER NOT NULL, extra_turn INTEGER NOT NULL, PRIMARY KEY(parent, pit)) WITHOUT ROWID;
+CREATE TABLE run(id INTEGER PRIMARY KEY, started REAL NOT NULL, ended REAL, workers INTEGER NOT NULL,
+                 threads INTEGER NOT NULL, database TEXT, host TEXT, outcome TEXT);
+CREATE TABLE unit(id INTEGER PRIMARY KEY, run INTEGER NOT NULL, node INTEGER NOT NULL, question TEXT NOT NULL,
+                  gamma INTEGER, lower INTEGER NOT NULL, upper INTEGER NOT NULL, complete INTEGER NOT NULL,
+                  nodes INTEGER NOT NULL, seconds REAL NOT NULL, worker TEXT, finished REAL NOT NULL);
+)sql";
+
+std::vector<std::uint8_t> board_blob(const Board& b, int m) {
+  return std::vector<std::uint8_t>(b.cells.begin(), b.cells.begin() + 2 * m);
+}
+
+void set_pragmas(Connection& c, bool writable) {
+  if (writable) {
+    c.exec("PRAGMA journal_mode=WAL");
+    c.exec("PRAGMA synchronous=FULL");
+  }
+  c.exec("PRAGMA foreign_keys=OFF");
+}
+
+}  // namespace
+
+void JobStore::create(const fs::path& dir, const JobSpec& spec) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) throw StoreError(dir.string() + ": not a directory");
+  fs::create_directories(dir, ec);
+  if (ec) throw StoreError(dir.string() + ": cannot create the directory: " + ec.message());
+  const fs::path file = dir / kStoreFile;
+  if (fs::exists(file, ec))
+    throw StoreError(file.string() + ": a job store is already there (kalah job run " + dir.string() +
+                     " works on it; remove the directory to start over)");
+  // Built under a temporary name and renamed: a half-made store is never found.
+  const fs::path tmp = dir / (std::string(kStoreFile) + ".new");
+  fs::remove(tmp, ec);
+  {
+    Connection c(tmp.string(), Connection::Mode::create);
+    c.exec("PRAGMA application_id=" + std::to_string(kApplicationId));
+    c.exec("PRAGMA user_version=" + std::to_string(kStoreVersion));
+    c.exec("PRAGMA journal_mode=DELETE");
+    Transaction t(c);
+    c.exec(kSchema);
+    Statement put = c.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
+    auto meta = [&](const std::string& k, const std::string& v) { put.bind(1, k).bind(2, v).run(); };
+    meta("kind", "kalah proof job");
+    meta("pits", std::to_string(spec.pits));
+    meta("rules", api::rules_json(spec.rules).dump());
+    meta("position", spec.position.to_text());
+    meta("openings", spec.openings ? "1" : "0");
+    meta("created", std::to_string(unix_now()));
+    TopTree tree(spec.pits, spec.rules);
+    const int root = tree.add(spec.position.board());
+    const TopNode& n = tree.node(root);
+    c.prepare("INSERT INTO node(id, board, seeds, lower, upper, expanded) VALUES (0, ?, ?, ?, ?, 0)")
+        .bind_blob(1, board_blob(n.board, spec.pits))
+        .bind(2, n.seeds)
+        .bind(3, n.lower)
+        .bind(4, n.upper)
+        .run();
+    t.commit();
+  }
+  fs::rename(tmp, file, ec);
+  if (ec) throw StoreError(file.string() + ": cannot be created: " + ec.message());
+}
+
+JobStore::JobStore(const fs::path& dir, bool writable) : file_(dir / kStoreFile) {
+  std::error_code ec;
+  if (!fs::exists(file_, ec))
+    throw StoreError(file_.string() + ": missing (kalah job init " + dir.string() + " ... creates a job)");
+  db_ = std::make_unique<Connection>(file_.string(),
+                                     writable ? Connection::Mode::read_write : Connection::Mode::read_only);
+  auto pragma = [&](const std::string& name) {
+    Statement s = db_->prepare("PRAGMA " + name);
+    if (!s.step()) throw StoreError(file_.string() + ": PRAGMA " + name + " gave nothing");
+    return s.int64(0);
+  };
+  std::int64_t app = 0;
+  try {
+    app = pragma("application_id");
+  } catch (const StoreError& e) {
+    throw StoreError(file_.string() + ": not a kalah job store (" + e.what() + ")");
+  }
+  if (app != kApplicationId)
+    throw StoreError(file_.string() + ": not a kalah job store (SQLite application id " + std::to_string(app) + ")");
+  const std::int64_t version = pragma("user_version");
+  if (version > kStoreVersion)
+    throw StoreError(file_.string() + ": store version " + std::to_string(version) +
+                     " is newer than this kalah reads (" + std::to_string(kStoreVersion) + ")");
+  if (version != kStoreVersion) throw StoreError(file_.string() + ": unknown store version " + std::to_string(version));
+  {
+    Statement check = db_->prepare("PRAGMA quick_check");
+    std::string verdict;
+    while (check.step()) verdict += (verdict.empty() ? "" : "; ") + check.text(0);
+    if (verdict != "ok")
+      throw StoreError(file_.string() + ": damaged (SQLite quick_check: " + verdict.substr(0, 200) + ")");
+  }
+  set_pragmas(*db_, writable);
+  // The job's description.
+  std::map<std::string, std::string> meta;
+  for (Statement s = db_->prepare("SELECT key, value FROM meta"); s.step();) meta[s.text(0)] = s.text(1);
+  auto need = [&](const char* k) -> const std::string& {
+    const auto it = meta.find(k);
+    if (it == meta.end()) throw StoreError(file_.string() + ": damaged (no '" + k + "' in meta)");
+    return it->second;
+  };
+  try {
+    if (need("kind") != "kalah proof job") throw std::invalid_argument("kind");
+    spec_.pits = std::stoi(need("pits"));
+    const nlohmann::json r = nlohmann::json::parse(need("rules"));
+    spec_.rules.sowing = parse_sowing(r.at("sowing").get<std::string>());
+    spec_.rules.capture = parse_capture(r.at("capture").get<std::string>());
+    spec_.rules.end = parse_end_rule(r.at("end").get<std::string>());
+    spec_.rules.early_end = r.at("early_end").get<bool>();
+    spec_.rules.pie = r.at("pie").get<bool>();
+    spec_.position = Position::parse(need("position"), spec_.pits);
+    spec_.openings = need("openings") == "1";
+  } catch (const StoreError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw StoreError(file_.string() + ": damaged (the job's description cannot be read: " + e.what() + ")");
+  }
+}
+
+TopTree JobStore::load_tree() {
+  TopTree tree(spec_.pits, spec_.rules);
+  const int m = spec_.pits;
+  auto damaged = [&](const std::string& what) { return StoreError(file_.string() + ": damaged (" + what + ")"); };
+  struct Row {
+    int lower, upper;
+    std::optional<int> guess;
+    bool expanded;
+  };
+  std::vector<Row> rows;
+  for (Statement s = db_->prepare("SELECT id, board, seeds, lower, upper, guess, expanded FROM node ORDER BY id");
+       s.step();) {
+    const std::int64_t id = s.int64(0);
+    const std::vector<std::uint8_t> cells = s.blob(1);
+    if (id != static_cast<std::int64_t>(rows.size())) throw damaged("node ids are not 0, 1, 2, ...");
+    if (cells.size() != static_cast<std::size_t>(2 * m))
+      throw damaged("node " + std::to_string(id) + ": a board of the wrong size");
+    Board b;
+    for (int i = 0; i < 2 * m; ++i) b.cells[static_cast<std::size_t>(i)] = cells[static_cast<std::size_t>(i)];
+    bool created = false;
+    const int got = tree.add(b, &created);
+    if (!created || got != id) throw damaged("node " + std::to_string(id) + ": a board stored twice");
+    const TopNode& n = tree.node(got);
+    if (s.integer(2) != n.seeds) throw damaged("node " + std::to_string(id) + ": its seed count is not its board's");
+    Row row{s.integer(3), s.integer(4), std::nullopt, s.integer(6) != 0};
+    if (!s.is_null(5)) row.guess = s.integer(5);
+    if (row.lower > row.upper || row.lower < n.lower || row.upper > n.upper)
+      throw damaged("node " + std::to_string(id) + ": bounds out of range");
+    rows.push_back(row);
+  }
+  if (rows.empty() || !(tree.node(0).board == spec_.position.board()))
+    throw damaged("node 0 is not the job's position");
+  std::vector<std::vector<TopEdge>> edges(rows.size());
+  for (Statement s = db_->prepare("SELECT parent, pit, child, stored, extra_turn FROM edge ORDER BY parent, pit");
+       s.step();) {
+    const std::int64_t p = s.int64(0), c = s.int64(2);
+    if (p < 0 || p >= tree.size() || c < 0 || c >= tree.size()) throw damaged("an edge to a missing node");
+    edges[static_cast<std::size_t>(p)].push_back(
+        TopEdge{static_cast<int>(c), s.integer(1), s.integer(3), s.integer(4) != 0});
+  }
+  try {
+    for (int id = 0; id < tree.size(); ++id) {
+      const bool has = !edges[static_cast<std::size_t>(id)].empty();
+      if (has != rows[static_cast<std::size_t>(id)].expanded)
+        throw std::runtime_error("node " + std::to_string(id) + ": expanded without children, or the reverse");
+      if (has) tree.restore_edges(id, edges[static_cast<std::size_t>(id)]);
+    }
+    for (int id = 0; id < tree.size(); ++id) {
+      const Row& r = rows[static_cast<std::size_t>(id)];
+      tree.tighten(id, r.lower, r.upper);
+      if (r.guess) tree.set_guess(id, *r.guess);
+    }
+    tree.recheck();
+  } catch (const std::exception& e) {
+    throw damaged(e.what());
+  }
+  return tree;
+}
+
+void JobStore::save(const TopTree& tree, std::span<const int> touched, const UnitRecord* unit, int run) {
+  Transaction t(*db_);
+  Statement put_node = db_->prepare(
+      "INSERT INTO node(id, board, seeds, lower, upper, guess, expanded) VALUES (?, ?, ?, ?, ?, ?, ?) "
+      "ON CONFLICT(id) DO UPDATE SET lower = excluded.lower, upper = excluded.upper, guess = excluded.guess, "
+      "expanded = excluded.expanded");
+  Statement put_edge =
+      db_->prepare("INSERT OR IGNORE INTO edge(parent, pit, child, stored, extra_turn) VALUES (?, ?, ?, ?, ?)");
+  for (const int id : touched) {
+    const TopNode& n = tree.node(id);
+    put_node.bind(1, id)
+        .bind_blob(2, board_blob(n.board, spec_.pits))
+        .bind(3, n.seeds)
+        .bind(4, n.lower)
+        .bind(5, n.upper);
+    if (n.guess)
+      put_node.bind(6, *n.guess);
+    else
+      put_node.bind_null(6);
+    put_node.bind(7, n.expanded ? 1 : 0).run();
+    for (const TopEdge& e : n.edges)
+      put_edge.bind(1, id).bind(2, e.pit).bind(3, e.child).bind(4, e.stored).bind(5, e.extra_turn ? 1 : 0).run();
+  }
+  if (unit) {
+    Statement put_unit = db_->prepare(
+        "INSERT INTO unit(run, node, question, gamma, lower, upper, complete, nodes, seconds, worker, finished) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    put_unit.bind(1, run).bind(2, unit->node).bind(3, std::string(unit->test ? "test" : "value"));
+    if (unit->test)
+      put_unit.bind(4, unit->gamma);
+    else
+      put_unit.bind_null(4);
+    put_unit.bind(5, unit->lower)
+        .bind(6, unit->upper)
+        .bind(7, unit->complete ? 1 : 0)
+        .bind(8, static_cast<std::int64_t>(unit->nodes))
+        .bind(9, unit->seconds)
+        .bind(10, unit->worker)
+        .bind(11, unix_now())
+        .run();
+  }
+  // The run's end moves with its last unit: a run killed outright keeps its length.
+  if (run > 0) db_->prepare("UPDATE run SET ended = ? WHERE id = ?").bind(1, unix_now()).bind(2, run).run();
+  t.commit();
+}
+
+std::vector<int> JobStore::nodes_asked_value() {
+  std::vector<int> out;
+  for (Statement s = db_->prepare("SELECT DISTINCT node FROM unit WHERE question = 'value'"); s.step();)
+    out.push_back(s.integer(0));
+  return out;
+}
+
+int JobStore::begin_run(const RunInfo& info) {
+  db_->prepare("INSERT INTO run(started, workers, threads, database, host) VALUES (?, ?, ?, ?, ?)")
+      .bind(1, unix_now())
+      .bind(2, info.workers)
+      .bind(3, info.threads)
+      .bind(4, info.database)
+      .bind(5, info.host)
+      .run();
+  return static_cast<int>(db_->last_insert_id());
+}
+
+void JobStore::end_run(int run, const std::string& outcome) {
+  db_->prepare("UPDATE run SET ended = ?, outcome = ? WHERE id = ?")
+      .bind(1, unix_now())
+      .bind(2, outcome)
+      .bind(3, run)
+      .run();
+}
+
+void JobStore::save_report(const std::string& json) {
+  db_->prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('report', ?)").bind(1, json).run();
+}
+
+std::optional<std::string> JobStore::report() {
+  Statement s = db_->prepare("SELECT value FROM meta WHERE key = 'report'");
+  if (!s.step()) return std::nullopt;
+  return s.text(0);
+}
+
+StoreTotals JobStore::totals() {
+  StoreTotals t;
+  for (Statement s = db_->prepare("SELECT complete, nodes, seconds FROM unit"); s.step();) {
+    ++t.units;
+    if (s.integer(0)) ++t.complete_units;
+    t.nodes += static_cast<std::uint64_t>(s.int64(1));
+    t.unit_seconds += s.real(2);
+    t.unit_seconds_list.push_back(s.real(2));
+  }
+  for (Statement s = db_->prepare("SELECT started, COALESCE(ended, started), workers, threads FROM run ORDER BY id");
+       s.step();) {
+    ++t.runs;
+    t.run_seconds += s.real(1) - s.real(0);
+    t.last_workers = s.integer(2);
+    t.last_threads = s.integer(3);
+  }
+  return t;
+}
+
+}  // namespace kalah::job

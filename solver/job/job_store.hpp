@@ -1,0 +1,111 @@
+// solver/job/job_store.hpp — a proof job's store: one SQLite file, DIR/job.sqlite, in WAL
+// mode with synchronous=FULL, so a committed transaction survives a killed process and a
+// power cut, and readers (kalah job status) never block the writer.
+//
+// Tables (docs/job.md has the full schema):
+//   meta(key, value)     the job: store version, pits, rules (JSON), position (text), whether
+//                        the openings are wanted, creation time; 'report' (JSON) once done
+//   node(id, board, seeds, lower, upper, guess, expanded)
+//                        the top tree (solver/job/top_tree.hpp): a board as its 2m pit counts,
+//                        mover first, ids 0.. in creation order, node 0 the job's position
+//   edge(parent, pit, child, stored, extra_turn)
+//                        the expansions
+//   unit(id, run, node, question, gamma, lower, upper, complete, nodes, seconds, worker, finished)
+//                        every unit a worker finished: the question (value or test >= gamma),
+//                        the bounds it proved, its effort and who ran it
+//   run(id, started, ended, workers, threads, database, host, outcome)
+// The file carries SQLite's application id 0x4B4A4F42 ("KJOB") and user_version 1; a file
+// without them is refused as foreign, a damaged one by SQLite's quick_check, and every row
+// read back is checked (boards, seeds, bounds within the seeds, edges against the sowings).
+// One process writes (kalah job run holds DIR/.lock); a finished unit, the bounds it moved
+// and any expansion it caused are one transaction.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/position.hpp"
+#include "engine/rules.hpp"
+#include "solver/job/sqlite.hpp"
+#include "solver/job/top_tree.hpp"
+
+namespace kalah::job {
+
+inline constexpr int kStoreVersion = 1;
+inline constexpr std::int64_t kApplicationId = 0x4B4A4F42;  // "KJOB"
+inline constexpr const char* kStoreFile = "job.sqlite";
+
+struct JobSpec {
+  int pits = 6;
+  Rules rules;           // as given (early end and pie kept for the report; values use value_rules)
+  Position position;     // the position the job solves
+  bool openings = true;  // also every first sowing and turn, and the pie value (kalah openings)
+};
+
+// A unit a worker finished (or gave up over its budget).
+struct UnitRecord {
+  int node = -1;
+  bool test = false;  // a test "v >= gamma"; else the value
+  int gamma = 0;
+  int lower = 0, upper = 0;  // the bounds proven on v(node)
+  bool complete = false;     // the question was answered (else over budget or stopped)
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+  std::string worker;
+};
+
+struct RunInfo {
+  int workers = 1, threads = 1;
+  std::string database;  // the directory, or empty
+  std::string host;
+};
+
+// What kalah job status shows of the units and runs.
+struct StoreTotals {
+  std::uint64_t units = 0, complete_units = 0, nodes = 0;
+  double unit_seconds = 0;  // summed over units (worker time)
+  int runs = 0;
+  double run_seconds = 0;                  // wall time of all runs
+  std::vector<double> unit_seconds_list;   // every unit's seconds (for the size distribution)
+  int last_workers = 0, last_threads = 0;  // of the latest run
+};
+
+class JobStore {
+ public:
+  // Creates DIR (if needed) and DIR/job.sqlite for `spec`; refuses a DIR that already holds a
+  // store. Throws StoreError.
+  static void create(const std::filesystem::path& dir, const JobSpec& spec);
+  // Opens DIR's store; throws StoreError when it is missing, foreign, damaged or newer.
+  JobStore(const std::filesystem::path& dir, bool writable);
+
+  const JobSpec& spec() const { return spec_; }
+  const std::filesystem::path& file() const { return file_; }
+
+  // The top tree as stored, every row checked. Throws StoreError naming what is wrong.
+  TopTree load_tree();
+  // Writes nodes `touched` of `tree` (new or changed: board, bounds, guess, expansion with its
+  // edges) and the unit (if any), as one transaction.
+  void save(const TopTree& tree, std::span<const int> touched, const UnitRecord* unit = nullptr, int run = 0);
+
+  // Nodes that have had a unit asking their value (answered or not).
+  std::vector<int> nodes_asked_value();
+
+  int begin_run(const RunInfo& info);
+  void end_run(int run, const std::string& outcome);
+
+  void save_report(const std::string& json);
+  std::optional<std::string> report();
+  StoreTotals totals();
+
+ private:
+  std::filesystem::path file_;
+  std::unique_ptr<Connection> db_;
+  JobSpec spec_;
+};
+
+}  // namespace kalah::job

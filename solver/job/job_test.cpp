@@ -1,0 +1,227 @@
+// The proof job against the reference solver: small games under every value-relevant rule set,
+// through worker threads with units so small that the top tree grows; runs stopped at random
+// points and resumed; stores that are damaged, foreign or busy.
+#include "testing/catch.hpp"
+
+#include <atomic>
+#include <random>
+
+#include "solver/api/report_json.hpp"
+#include "solver/api/reports.hpp"
+#include "solver/db/directory_lock.hpp"
+#include "solver/job/job.hpp"
+#include "solver/job/sqlite.hpp"
+#include "solver/reference/reference_solver.hpp"
+#include "testing/rule_sets.hpp"
+#include "testing/scratch_dir.hpp"
+
+using namespace kalah;
+using kalah::test::ScratchDir;
+
+namespace {
+
+// A report's JSON without what depends on how it was computed (effort, threads, database).
+api::Json without_stats(api::Json j) {
+  for (const char* k : {"nodes",           "seconds",          "search_seconds",  "threads",           "db_max_seeds",
+                        "db_seconds",      "db_dir",           "db_memory_bytes", "db_bits_per_board", "value_seconds",
+                        "value_nodes",     "passes",           "first_guess",     "deepening_depth",   "table",
+                        "solver",          "nodes_per_second", "estimate_depth",  "estimate_nodes",    "table_bytes",
+                        "table_max_bytes", "table_entries",    "table_used",      "table_capped"})
+    j.erase(k);
+  return j;
+}
+
+api::Json reference_openings(const Position& p, const Rules& rules) {
+  ReferenceSolver reference(p.pits, rules.value_rules());
+  const Oracle oracle = [&](const Board& b) { return reference.value(b); };
+  return without_stats(api::to_json(api::openings_from(p, rules, oracle)));
+}
+
+job::LocalRun small_run(int workers, double unit_seconds) {
+  job::LocalRun run;
+  run.session.table_bytes = std::uint64_t(16) << 20;
+  run.session.threads = 1;
+  run.workers = workers;
+  run.run.unit_seconds = unit_seconds;
+  return run;
+}
+
+job::JobSpec spec_of(const Position& p, const Rules& rules, bool openings = true) {
+  job::JobSpec s;
+  s.pits = p.pits;
+  s.rules = rules;
+  s.position = p;
+  s.openings = openings;
+  return s;
+}
+
+api::Json report_of(const job::RunSummary& s) { return without_stats(api::Json::parse(s.report_json)); }
+
+}  // namespace
+
+TEST_CASE("a job's openings equal the reference solver's, every value rule set", "[job]") {
+  for (const Rules& rules : test::all_value_rules()) {
+    for (const auto& [m, n] : {std::pair{3, 3}, std::pair{4, 2}, std::pair{2, 5}}) {
+      INFO(rules.describe() << " Kalah(" << m << "," << n << ")");
+      ScratchDir dir("job");
+      const Position p = Position::start(m, n);
+      job::init_job(dir.path / "j", spec_of(p, rules));
+      // Units of a tenth of a millisecond: most run over, so the tree grows and tests decide it.
+      const job::RunSummary s = job::run_local_job(dir.path / "j", small_run(2, 1e-4));
+      REQUIRE(s.finished);
+      CHECK(report_of(s) == reference_openings(p, rules));
+      const job::JobStatus st = job::job_status(dir.path / "j");
+      CHECK(st.lower == st.upper);
+      CHECK(st.report_json.has_value());
+    }
+  }
+}
+
+TEST_CASE("a job from a middle position, value only, equals kalah solve --value-only", "[job]") {
+  Rules rules;
+  rules.capture = Capture::Empty;
+  rules.pie = true;  // at a middle position the pie rule changes nothing
+  const Position p = Position::parse("0,2,3,1,2/2,0,3,1,2/4/2/N");
+  ScratchDir dir("job");
+  job::init_job(dir.path / "j", spec_of(p, rules, false));
+  const job::RunSummary s = job::run_local_job(dir.path / "j", small_run(3, 1e-4));
+  REQUIRE(s.finished);
+  ReferenceSolver reference(p.pits, rules.value_rules());
+  const Oracle oracle = [&](const Board& b) { return reference.value(b); };
+  const api::Json expected = without_stats(api::to_json(api::solve_from(p, rules, oracle, {}, true)));
+  CHECK(report_of(s) == expected);
+}
+
+TEST_CASE("a job stopped at random points and run again gives the same report", "[job]") {
+  std::mt19937 rng(20261124);
+  const Rules rules = Rules::preset("standard");
+  const Position p = Position::start(4, 3);
+  const api::Json expected = reference_openings(p, rules);
+  for (int trial = 0; trial < 3; ++trial) {
+    ScratchDir dir("job");
+    job::init_job(dir.path / "j", spec_of(p, rules));
+    bool finished = false;
+    int runs = 0;
+    while (!finished) {
+      REQUIRE(++runs < 200);
+      std::atomic<bool> cancel{false};
+      int answers = 0;
+      const int stop_after = std::uniform_int_distribution<int>(1, 12)(rng);
+      job::LocalRun run = small_run(2, 1e-4);
+      run.run.cancel = &cancel;
+      run.run.log_seconds = 0;  // a line (a call) for every unit answered
+      run.run.log = [&](const std::string&) {
+        if (++answers >= stop_after) cancel = true;
+      };
+      const job::RunSummary s = job::run_local_job(dir.path / "j", run);
+      finished = s.finished;
+      if (!finished) {
+        CHECK(s.outcome == "interrupted");
+        const api::Json partial = api::Json::parse(s.report_json);
+        CHECK(partial["interrupted"] == true);
+      }
+    }
+    const job::JobStatus st = job::job_status(dir.path / "j");
+    CHECK(st.totals.runs == runs);
+    CHECK(without_stats(api::Json::parse(*st.report_json)) == expected);
+  }
+}
+
+TEST_CASE("a finished job runs again at once and reports the same", "[job]") {
+  ScratchDir dir("job");
+  const Position p = Position::start(3, 2);
+  job::init_job(dir.path / "j", spec_of(p, Rules{}));
+  const job::RunSummary first = job::run_local_job(dir.path / "j", small_run(1, 1));
+  const job::RunSummary again = job::run_local_job(dir.path / "j", small_run(1, 1));
+  CHECK(again.already);
+  CHECK(again.report_json == first.report_json);
+}
+
+TEST_CASE("job stores that are missing, foreign, damaged, busy or there already are refused", "[job]") {
+  ScratchDir dir("job");
+  const std::filesystem::path j = dir.path / "j";
+  const Position p = Position::start(4, 3);  // value +6; large enough for a tree
+  CHECK_THROWS_WITH(job::job_status(j), Catch::Contains("job.sqlite: missing"));
+  job::init_job(j, spec_of(p, Rules{}));
+  CHECK_THROWS_WITH(job::init_job(j, spec_of(p, Rules{})), Catch::Contains("a job store is already there"));
+
+  SECTION("a run while another holds the directory") {
+    const DirectoryLock other(j, "kalah job run");
+    // flock locks are per open file description: a second lock from this process is refused too.
+    CHECK_THROWS_WITH(job::run_local_job(j, small_run(1, 1)), Catch::Contains("another kalah job run is running"));
+  }
+  SECTION("a file that is not SQLite") {
+    test::write_bytes(j / job::kStoreFile, std::vector<char>(8192, 'x'));
+    CHECK_THROWS_WITH(job::job_status(j), Catch::Contains("not a kalah job store"));
+  }
+  SECTION("an SQLite file of something else") {
+    std::filesystem::remove(j / job::kStoreFile);
+    {
+      job::Connection c((j / job::kStoreFile).string(), job::Connection::Mode::create);
+      c.exec("CREATE TABLE t(x)");
+    }
+    CHECK_THROWS_WITH(job::job_status(j), Catch::Contains("not a kalah job store (SQLite application id 0)"));
+  }
+  SECTION("damaged pages") {
+    job::run_local_job(j, small_run(2, 1e-4));
+    auto bytes = test::read_bytes(j / job::kStoreFile);
+    REQUIRE(bytes.size() > 4096);
+    for (std::size_t i = 4096 + 16; i < bytes.size(); i += 97) bytes[i] = static_cast<char>(bytes[i] ^ 0x5A);
+    test::write_bytes(j / job::kStoreFile, bytes);
+    CHECK_THROWS_WITH(job::job_status(j), Catch::Contains("job.sqlite: ") && Catch::Contains("damaged") ||
+                                              Catch::Contains("not a kalah job store") || Catch::Contains("malformed"));
+  }
+  SECTION("rows that SQLite accepts but the job does not") {
+    job::run_local_job(j, small_run(2, 1e-4));
+    auto tamper = [&](const std::string& sql, const std::string& expect) {
+      const std::filesystem::path copy = dir.path / "copy";
+      std::filesystem::remove_all(copy);
+      std::filesystem::create_directories(copy);
+      std::filesystem::copy_file(j / job::kStoreFile, copy / job::kStoreFile);
+      {
+        job::Connection c((copy / job::kStoreFile).string(), job::Connection::Mode::read_write);
+        c.exec(sql);
+      }
+      INFO(sql);
+      CHECK_THROWS_WITH(job::job_status(copy), Catch::Contains(expect));
+    };
+    {
+      job::Connection c((j / job::kStoreFile).string(), job::Connection::Mode::read_only);
+      job::Statement s = c.prepare("SELECT expanded FROM node WHERE id = 0");
+      REQUIRE(s.step());
+      REQUIRE(s.integer(0) == 1);  // the root's value came from its children
+    }
+    tamper("UPDATE node SET lower = 8, upper = 8 WHERE id = 0", "disagree");  // a wrong value (it is +6)
+    tamper("UPDATE node SET upper = 99 WHERE id = 1", "bounds out of range");
+    tamper("UPDATE edge SET stored = stored + 1 WHERE parent = 0 AND pit = 0", "are not its sowings");
+    tamper("DELETE FROM edge WHERE parent = 0 AND pit = 1", "are not its sowings");
+    tamper("UPDATE edge SET child = 0 WHERE parent = 0 AND pit = 0", "are not its sowings");
+    tamper("UPDATE node SET seeds = seeds + 2 WHERE id = 2", "seed count");
+    tamper("DELETE FROM node WHERE id = 1", "node ids are not");
+    tamper("UPDATE meta SET value = 'x' WHERE key = 'rules'", "description cannot be read");
+    tamper("PRAGMA user_version = 7", "newer than this kalah reads");
+  }
+}
+
+TEST_CASE("top tree: bounds propagate, cross-checks throw, select finds free leaves", "[job]") {
+  const Rules rules;
+  job::TopTree tree(3, rules);
+  const int root = tree.add(Position::start(3, 2).board());
+  CHECK(tree.node(root).lower == -12);
+  CHECK(tree.node(root).upper == 12);
+  tree.expand(root);
+  REQUIRE(tree.node(root).edges.size() == 3);
+  // Every child proven at its exact value gives the root its exact value.
+  ReferenceSolver reference(3, rules);
+  const std::optional<job::Question> q = tree.select(root, 0);
+  REQUIRE(q.has_value());
+  CHECK(tree.node(q->node).parents == std::vector<int>{root});
+  for (const job::TopEdge& e : tree.node(root).edges) {
+    const int v = reference.value(tree.node(e.child).board);
+    tree.tighten(e.child, v, v);
+  }
+  CHECK(tree.node(root).exact());
+  CHECK(tree.node(root).lower == reference.value(tree.node(root).board));
+  CHECK_FALSE(tree.select(root, 0).has_value());
+  CHECK_THROWS_AS(tree.tighten(root, tree.node(root).lower + 2, 12), std::logic_error);
+}

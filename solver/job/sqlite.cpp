@@ -1,0 +1,114 @@
+#include "solver/job/sqlite.hpp"
+
+#include <sqlite3.h>
+
+#include <limits>
+
+namespace kalah::job {
+
+Connection::Connection(const std::string& file, Mode mode) : file_(file) {
+  int flags = SQLITE_OPEN_NOMUTEX;
+  if (mode == Mode::read_only) flags |= SQLITE_OPEN_READONLY;
+  if (mode == Mode::read_write) flags |= SQLITE_OPEN_READWRITE;
+  if (mode == Mode::create) flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXCLUSIVE;
+  const int rc = sqlite3_open_v2(file.c_str(), &db_, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    const std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw StoreError(file + ": cannot be opened: " + msg);
+  }
+  sqlite3_extended_result_codes(db_, 1);
+  sqlite3_busy_timeout(db_, 5000);  // a reader (job status) waits out a writer's commit
+}
+
+Connection::~Connection() { sqlite3_close(db_); }
+
+void Connection::fail(const std::string& what) const {
+  throw StoreError(file_ + ": " + what + ": " + (db_ ? sqlite3_errmsg(db_) : "no connection"));
+}
+
+void Connection::exec(const std::string& sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    const std::string msg = err ? err : sqlite3_errmsg(db_);
+    sqlite3_free(err);
+    throw StoreError(file_ + ": " + msg);
+  }
+}
+
+Statement Connection::prepare(const std::string& sql) { return Statement(*this, sql); }
+
+std::int64_t Connection::last_insert_id() const { return sqlite3_last_insert_rowid(db_); }
+
+Statement::Statement(Connection& c, const std::string& sql) : c_(&c) {
+  if (sqlite3_prepare_v2(c.db_, sql.c_str(), -1, &s_, nullptr) != SQLITE_OK) c.fail("cannot prepare \"" + sql + "\"");
+}
+
+Statement::~Statement() { sqlite3_finalize(s_); }
+
+Statement& Statement::bind(int i, std::int64_t v) {
+  if (sqlite3_bind_int64(s_, i, v) != SQLITE_OK) c_->fail("cannot bind a value");
+  return *this;
+}
+
+Statement& Statement::bind(int i, double v) {
+  if (sqlite3_bind_double(s_, i, v) != SQLITE_OK) c_->fail("cannot bind a value");
+  return *this;
+}
+
+Statement& Statement::bind(int i, const std::string& v) {
+  if (sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT) != SQLITE_OK)
+    c_->fail("cannot bind a value");
+  return *this;
+}
+
+Statement& Statement::bind_blob(int i, std::span<const std::uint8_t> v) {
+  if (sqlite3_bind_blob(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT) != SQLITE_OK)
+    c_->fail("cannot bind a value");
+  return *this;
+}
+
+Statement& Statement::bind_null(int i) {
+  if (sqlite3_bind_null(s_, i) != SQLITE_OK) c_->fail("cannot bind a value");
+  return *this;
+}
+
+bool Statement::step() {
+  const int rc = sqlite3_step(s_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  sqlite3_reset(s_);
+  c_->fail("a statement failed");
+}
+
+void Statement::reset() {
+  sqlite3_reset(s_);
+  sqlite3_clear_bindings(s_);
+}
+
+bool Statement::is_null(int col) const { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
+std::int64_t Statement::int64(int col) const { return sqlite3_column_int64(s_, col); }
+
+int Statement::integer(int col) const {
+  const std::int64_t v = sqlite3_column_int64(s_, col);
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+    throw StoreError(c_->file() + ": a stored integer is out of range (" + std::to_string(v) + ")");
+  return static_cast<int>(v);
+}
+
+double Statement::real(int col) const { return sqlite3_column_double(s_, col); }
+
+std::string Statement::text(int col) const {
+  const unsigned char* t = sqlite3_column_text(s_, col);
+  return t ? std::string(reinterpret_cast<const char*>(t), static_cast<std::size_t>(sqlite3_column_bytes(s_, col)))
+           : std::string();
+}
+
+std::vector<std::uint8_t> Statement::blob(int col) const {
+  const auto* p = static_cast<const std::uint8_t*>(sqlite3_column_blob(s_, col));
+  const int n = sqlite3_column_bytes(s_, col);
+  return p ? std::vector<std::uint8_t>(p, p + n) : std::vector<std::uint8_t>();
+}
+
+}  // namespace kalah::job

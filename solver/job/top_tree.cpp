@@ -1,0 +1,241 @@
+#include "solver/job/top_tree.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "solver/base/value_bounds.hpp"
+
+namespace kalah::job {
+
+namespace {
+
+int seeds_of(const Board& b, int m) { return side_seeds(b, m, 0) + side_seeds(b, m, 1); }
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return std::min(TopTree::kInfinite, a + b);  // both <= kInfinite: no overflow
+}
+
+constexpr int kMaxDepth = 4096;  // far beyond any game's length: a guard against a cycle
+
+}  // namespace
+
+std::size_t TopTree::BoardHash::operator()(const Board& b) const {
+  std::uint64_t w[2];
+  std::memcpy(w, b.cells.data(), sizeof w);
+  const std::uint64_t h = (w[0] * 0x9E3779B97F4A7C15ull) ^ (w[1] + 0x632BE59BD9B4E019ull + (w[0] >> 29));
+  return static_cast<std::size_t>(h ^ (h >> 31));
+}
+
+TopTree::TopTree(int pits, const Rules& rules) : pits_(pits), rules_(rules.value_rules()) {}
+
+std::optional<int> TopTree::find(const Board& b) const {
+  const auto it = index_.find(b);
+  if (it == index_.end()) return std::nullopt;
+  return it->second;
+}
+
+int TopTree::add(const Board& b, bool* created) {
+  if (const auto it = index_.find(b); it != index_.end()) {
+    if (created) *created = false;
+    return it->second;
+  }
+  TopNode n;
+  n.board = b;
+  n.seeds = seeds_of(b, pits_);
+  int remainder = 0;
+  if (is_terminal(b, pits_, rules_.end, remainder)) {
+    n.terminal = true;
+    n.lower = n.upper = remainder;
+  } else {
+    n.lower = base::min_value(n.seeds, rules_);
+    n.upper = base::max_value(n.seeds);
+  }
+  const int id = size();
+  nodes_.push_back(std::move(n));
+  index_.emplace(b, id);
+  if (created) *created = true;
+  return id;
+}
+
+std::vector<int> TopTree::expand(int id, std::vector<int>* changed) {
+  assert(id >= 0 && id < size());
+  std::vector<int> created;
+  std::vector<TopEdge> edges;
+  const Board b = node(id).board;
+  if (node(id).expanded || node(id).terminal)
+    throw std::logic_error("TopTree::expand: node " + std::to_string(id) + " is not an open leaf");
+  for (int pit = 0; pit < pits_; ++pit) {
+    if (b.cells[static_cast<std::size_t>(pit)] == 0) continue;
+    Board child = b;
+    const SowOutcome out = sow(child, pits_, pit, rules_);
+    if (!out.extra_turn) child = flipped(child, pits_);
+    bool is_new = false;
+    const int c = add(child, &is_new);  // may reallocate nodes_
+    if (is_new) created.push_back(c);
+    edges.push_back(TopEdge{c, pit, out.stored, out.extra_turn});
+  }
+  TopNode& n = nodes_[static_cast<std::size_t>(id)];
+  n.edges = std::move(edges);
+  n.expanded = true;
+  for (const TopEdge& e : n.edges) nodes_[static_cast<std::size_t>(e.child)].parents.push_back(id);
+  propagate(id, changed);
+  return created;
+}
+
+void TopTree::restore_edges(int id, const std::vector<TopEdge>& edges) {
+  // Re-derive the expansion and compare: a store's edges are checked, not trusted.
+  TopNode probe = node(id);
+  std::size_t i = 0;
+  for (int pit = 0; pit < pits_; ++pit) {
+    if (probe.board.cells[static_cast<std::size_t>(pit)] == 0) continue;
+    Board child = probe.board;
+    const SowOutcome out = sow(child, pits_, pit, rules_);
+    if (!out.extra_turn) child = flipped(child, pits_);
+    const auto c = find(child);
+    if (i >= edges.size() || !c || edges[i].child != *c || edges[i].pit != pit || edges[i].stored != out.stored ||
+        edges[i].extra_turn != out.extra_turn)
+      throw std::runtime_error("the stored children of node " + std::to_string(id) + " are not its sowings");
+    ++i;
+  }
+  if (i != edges.size() || probe.terminal || probe.expanded)
+    throw std::runtime_error("the stored children of node " + std::to_string(id) + " are not its sowings");
+  TopNode& n = nodes_[static_cast<std::size_t>(id)];
+  n.edges = edges;
+  n.expanded = true;
+  for (const TopEdge& e : n.edges) nodes_[static_cast<std::size_t>(e.child)].parents.push_back(id);
+}
+
+std::pair<int, int> TopTree::bounds_from_children(const TopNode& n) const {
+  int lo = -1000, hi = -1000;
+  for (const TopEdge& e : n.edges) {
+    const TopNode& c = node(e.child);
+    lo = std::max(lo, e.extra_turn ? value_through(e.stored, true, c.lower) : value_through(e.stored, false, c.upper));
+    hi = std::max(hi, e.extra_turn ? value_through(e.stored, true, c.upper) : value_through(e.stored, false, c.lower));
+  }
+  return {lo, hi};
+}
+
+void TopTree::tighten(int id, int lower, int upper, std::vector<int>* changed) {
+  assert(id >= 0 && id < size());
+  TopNode& n = nodes_[static_cast<std::size_t>(id)];
+  const int lo = std::max(n.lower, base::round_up(lower, n.seeds));
+  const int hi = std::min(n.upper, base::round_down(upper, n.seeds));
+  if (lo > hi)
+    throw std::logic_error("proof job: the bounds proven on node " + std::to_string(id) + " disagree: [" +
+                           std::to_string(n.lower) + ", " + std::to_string(n.upper) + "] and [" +
+                           std::to_string(lower) + ", " + std::to_string(upper) + "]");
+  if (lo == n.lower && hi == n.upper) return;
+  n.lower = lo;
+  n.upper = hi;
+  if (changed) changed->push_back(id);
+  for (const int p : std::vector<int>(n.parents)) propagate(p, changed);
+}
+
+void TopTree::propagate(int id, std::vector<int>* changed) {
+  const auto [lo, hi] = bounds_from_children(node(id));
+  tighten(id, lo, hi, changed);
+}
+
+void TopTree::recheck() {
+  for (int id = size() - 1; id >= 0; --id)
+    if (node(id).expanded) propagate(id, nullptr);
+}
+
+int TopTree::decided(int id, int gamma) const {
+  const TopNode& n = node(id);
+  if (n.lower >= gamma) return 1;
+  if (n.upper < gamma) return -1;
+  return 0;
+}
+
+Question TopTree::edge_question(const TopEdge& e, int gamma, bool* negated) {
+  // value_through(stored, extra, v) >= gamma  <=>  v >= gamma - stored (extra turn), else
+  // stored - v >= gamma <=> v <= stored - gamma <=> not (v >= stored - gamma + 1).
+  *negated = !e.extra_turn;
+  return Question{e.child, e.extra_turn ? gamma - e.stored : e.stored - gamma + 1};
+}
+
+TopTree::Numbers TopTree::numbers(int target, int gamma) const {
+  Memo memo;
+  return numbers(target, gamma, memo, 0);
+}
+
+TopTree::Numbers TopTree::numbers(int id, int gamma, Memo& memo, int depth) const {
+  if (depth > kMaxDepth) throw std::logic_error("proof job: the top tree is deeper than any game (a cycle?)");
+  switch (decided(id, gamma)) {
+    case 1: return {0, kInfinite, false};
+    case -1: return {kInfinite, 0, false};
+    default: break;
+  }
+  const TopNode& n = node(id);
+  if (!n.expanded) return {1, 1, n.in_flight == 0};
+  const std::uint64_t key = (static_cast<std::uint64_t>(id) << 12) | static_cast<std::uint64_t>(gamma + 2048);
+  if (const auto it = memo.find(key); it != memo.end()) return it->second;
+  Numbers r{kInfinite, 0, false};
+  for (const TopEdge& e : n.edges) {
+    bool negated = false;
+    const Question q = edge_question(e, gamma, &negated);
+    Numbers c = numbers(q.node, q.gamma, memo, depth + 1);
+    if (negated) std::swap(c.proof, c.disproof);
+    r.proof = std::min(r.proof, c.proof);
+    r.disproof = saturating_add(r.disproof, c.disproof);
+    // Only an undecided edge can help: a decided one has no open leaf.
+    r.available = r.available || c.available;
+  }
+  memo.emplace(key, r);
+  return r;
+}
+
+std::optional<Question> TopTree::select(int target, int gamma) const {
+  Memo memo;
+  Question q{target, gamma};
+  for (int depth = 0;; ++depth) {
+    const Numbers here = numbers(q.node, q.gamma, memo, depth);
+    if (!here.available || here.proof == 0 || here.disproof == 0) return std::nullopt;
+    const TopNode& n = node(q.node);
+    if (!n.expanded) return q;
+    // The edge that proves this node most cheaply among those with a free leaf; ties to the
+    // one that disproves most cheaply, then to the lowest pit.
+    std::optional<Question> best;
+    std::uint64_t best_proof = kInfinite + 1, best_disproof = 0;
+    for (const TopEdge& e : n.edges) {
+      bool negated = false;
+      const Question eq = edge_question(e, q.gamma, &negated);
+      Numbers c = numbers(eq.node, eq.gamma, memo, depth + 1);
+      if (!c.available || c.proof == 0 || c.disproof == 0) continue;
+      if (negated) std::swap(c.proof, c.disproof);
+      if (!best || c.proof < best_proof || (c.proof == best_proof && c.disproof < best_disproof)) {
+        best = eq;
+        best_proof = c.proof;
+        best_disproof = c.disproof;
+      }
+    }
+    if (!best) return std::nullopt;
+    q = *best;
+  }
+}
+
+std::uint64_t TopTree::open_leaves_below(int id) const {
+  std::vector<char> seen(nodes_.size(), 0);
+  std::vector<int> stack{id};
+  std::uint64_t leaves = 0;
+  while (!stack.empty()) {
+    const int v = stack.back();
+    stack.pop_back();
+    if (seen[static_cast<std::size_t>(v)]) continue;
+    seen[static_cast<std::size_t>(v)] = 1;
+    const TopNode& n = node(v);
+    if (n.exact()) continue;
+    if (!n.expanded) {
+      ++leaves;
+      continue;
+    }
+    for (const TopEdge& e : n.edges) stack.push_back(e.child);
+  }
+  return leaves;
+}
+
+}  // namespace kalah::job

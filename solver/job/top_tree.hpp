@@ -1,0 +1,122 @@
+// solver/job/top_tree.hpp — the top of the game tree a proof job works on: boards, the
+// bounds proven on their values, and which leaf question advances a proof most.
+//
+// Nodes are boards (mover-relative, engine/board.hpp) with proven bounds lower <= v <= upper
+// on their remainder value v. A transposition is one node (the graph is a DAG: no sowing
+// sequence returns to a board). A node is a leaf until expanded; an expanded node has one edge
+// a non-empty pit, each with the seeds the sowing banked and whether it earned an extra turn,
+// and its bounds are kept within what its children's bounds give
+//     lower >= max over edges of value_through(stored, extra, child bound),
+// (an extra turn adds the child's bound, else subtracts the child's other bound), the same for
+// upper. Bounds only narrow; two proofs that disagree (an empty interval) are a bug and throw.
+// Every bound has the parity of the seeds in the pits (v = k mod 2, solver/base/value_bounds.hpp).
+//
+// A test "v(n) >= g" is decided when lower >= g (true) or upper < g (false). Over the nodes
+// below an undecided test, proof numbers (Allis 1994) count the leaf questions still needed:
+// a node is an OR of its edges, an edge with an extra turn asks its child the same kind of
+// question (v(c) >= g - stored), one without asks the negation (v(c) >= stored - g + 1 false),
+// so the edge's proof and disproof numbers are the child's, swapped. select() walks from the
+// target to a most-proving leaf that has no unit in flight.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/board.hpp"
+#include "engine/rules.hpp"
+
+namespace kalah::job {
+
+struct TopEdge {
+  int child = -1;
+  int pit = 0;  // 0-based pit of the mover
+  int stored = 0;
+  bool extra_turn = false;
+};
+
+struct TopNode {
+  Board board;
+  int seeds = 0;  // in the pits
+  int lower = 0, upper = 0;
+  bool expanded = false;
+  bool terminal = false;
+  std::optional<int> guess;    // an estimate of the value from a worker (not a bound)
+  std::vector<TopEdge> edges;  // by pit, once expanded
+  std::vector<int> parents;    // nodes with an edge to this one
+  int in_flight = 0;           // units under way on this node
+  bool exact() const { return lower == upper; }
+};
+
+// A question for a worker: decide "v(node) >= gamma".
+struct Question {
+  int node = -1;
+  int gamma = 0;
+};
+
+class TopTree {
+ public:
+  // `rules`: the value rules the job solves under (natural end, no pie).
+  TopTree(int pits, const Rules& rules);
+
+  int pits() const { return pits_; }
+  const Rules& rules() const { return rules_; }
+  int size() const { return static_cast<int>(nodes_.size()); }
+  const TopNode& node(int id) const { return nodes_[static_cast<std::size_t>(id)]; }
+  std::optional<int> find(const Board& b) const;
+
+  // The node of board b: an existing one, or a new leaf with the bounds its seeds allow (exact
+  // when the board is terminal). *created tells which.
+  int add(const Board& b, bool* created = nullptr);
+  // Expands leaf `id` (not terminal): an edge a non-empty pit, children added where new.
+  // Returns the nodes created. The node's bounds are tightened by its children's.
+  std::vector<int> expand(int id, std::vector<int>* changed = nullptr);
+  // Restores an expansion read back from a store: the edges as given (checked against the
+  // sowings). Throws std::runtime_error when they do not match.
+  void restore_edges(int id, const std::vector<TopEdge>& edges);
+  // Intersects node id's bounds with [lower, upper] (rounded inwards to the parity of its
+  // seeds) and propagates up to its ancestors. Appends each node whose bounds changed to
+  // *changed. Throws std::logic_error when the bounds cross (a wrong proof somewhere).
+  void tighten(int id, int lower, int upper, std::vector<int>* changed = nullptr);
+  // Recomputes every expanded node's bounds from its children (after a load: stored bounds
+  // are checked against each other, not trusted). Throws std::logic_error where they cross.
+  void recheck();
+  void set_guess(int id, int guess) { nodes_[static_cast<std::size_t>(id)].guess = guess; }
+  void add_in_flight(int id, int delta) { nodes_[static_cast<std::size_t>(id)].in_flight += delta; }
+
+  // Decided tests: +1 true, -1 false, 0 undecided.
+  int decided(int id, int gamma) const;
+
+  struct Numbers {
+    std::uint64_t proof = 0, disproof = 0;
+    bool available = false;  // a leaf without a unit in flight lies below
+  };
+  static constexpr std::uint64_t kInfinite = ~std::uint64_t(0) >> 2;
+  // Proof and disproof numbers of "v(target) >= gamma" (each undecided leaf counts 1).
+  Numbers numbers(int target, int gamma) const;
+  // A most-proving leaf question for "v(target) >= gamma" whose leaf has no unit in flight;
+  // none when the test is decided or every such leaf is busy.
+  std::optional<Question> select(int target, int gamma) const;
+
+  // Leaves (not expanded, not exact) below `id`, and the nodes below it (each once).
+  std::uint64_t open_leaves_below(int id) const;
+
+ private:
+  using Memo = std::unordered_map<std::uint64_t, Numbers>;
+  Numbers numbers(int id, int gamma, Memo& memo, int depth) const;
+  // The edge's question: the child's gamma, and whether its answer is negated.
+  static Question edge_question(const TopEdge& e, int gamma, bool* negated);
+  std::pair<int, int> bounds_from_children(const TopNode& n) const;
+  void propagate(int id, std::vector<int>* changed);
+
+  int pits_;
+  Rules rules_;
+  struct BoardHash {
+    std::size_t operator()(const Board& b) const;
+  };
+  std::vector<TopNode> nodes_;
+  std::unordered_map<Board, int, BoardHash> index_;
+};
+
+}  // namespace kalah::job

@@ -1,0 +1,36 @@
+// solver/mpi/mpi_job.hpp — a proof job run by MPI ranks (Open MPI): `mpirun -np N kalah job
+// run DIR ...` makes rank 0 the front end (solver/job/front_end.hpp), the only rank that
+// touches the store, and ranks 1..N-1 workers, each with its own session and table.
+//
+// Messages (all between rank 0 and one worker, JSON text in MPI_CHAR buffers):
+//   0 -> all   spec     the job (pits, rules, position) or, if rank 0 cannot run it, an error
+//   w -> 0     ready    the worker's host, search threads and database levels, or its error
+//   0 -> w     unit     solver/job/worker.hpp's Unit
+//   w -> 0     outcome  its UnitOutcome
+//   0 -> w     stop     the unit under way stops soon and reports what it proved
+//   0 -> w     done     the worker leaves
+// Workers open their database one host at a time in rank order after rank 1 (a barrier), so
+// the raw cache files are written once and every later rank maps them: the ranks of one host
+// share one copy of the levels in the page cache (solver/db/raw_cache.hpp), not one each.
+#pragma once
+
+#include <filesystem>
+
+#include "solver/job/job.hpp"
+
+namespace kalah::mpi {
+
+// Whether this process was started by mpirun/mpiexec (Open MPI, MPICH or a PMI launcher).
+bool launched_by_mpirun();
+
+// Runs the job in `dir` on the ranks of MPI_COMM_WORLD (at least 2). Every rank calls it with
+// the same configuration (config.workers is ignored: the workers are ranks 1..N-1). Rank 0
+// returns the run's summary; the others return an empty summary (`worker` set) once rank 0
+// lets them go. Initialises and finalises MPI.
+struct MpiSummary {
+  bool worker = false;
+  job::RunSummary run;
+};
+MpiSummary run_mpi_job(const std::filesystem::path& dir, job::LocalRun config);
+
+}  // namespace kalah::mpi
