@@ -166,9 +166,13 @@ int run_status(const Args& args) {
   const double mean = st.totals.units ? st.totals.unit_seconds / static_cast<double>(st.totals.units) : 0;
   std::cout << "\ntree      " << st.tree_nodes << " nodes, " << st.expanded << " expanded, " << st.exact << " exact, "
             << st.open_leaves << " open leaves below the root\n"
+            << "goals     " << st.goals_exact << " of " << st.goals
+            << " exact (the boards the report asks about, as far as the tree holds them)\n"
             << "units     " << st.totals.units << " done (" << st.totals.complete_units << " answered, "
             << st.totals.units - st.totals.complete_units << " over budget or stopped), mean " << duration_text(mean)
-            << ", " << st.totals.nodes << " nodes\n"
+            << ", " << st.totals.nodes << " nodes";
+  if (st.running) std::cout << "; " << st.totals.last_in_flight << " under way at the last commit";
+  std::cout << "\n"
             << "runs      " << st.totals.runs << ", " << duration_text(st.totals.run_seconds) << " in all";
   if (st.totals.run_seconds > 0)
     std::cout << ", " << std::lround(static_cast<double>(st.totals.units) / st.totals.run_seconds * 3600) << " units/h";

@@ -60,12 +60,14 @@ TEST_CASE("cli job: killed at random moments and run again, it reports what open
   CHECK(text.out.find("value     +6 (proven)") != std::string::npos);
 }
 
-TEST_CASE("cli job: Ctrl-C stops a run with exit 130 and the next run goes on", "[cli][job]") {
+TEST_CASE("cli job: Ctrl-C stops a run at once with exit 130 and the next run goes on", "[cli][job]") {
   kalah::test::ScratchDir dir("jobcli");
   const std::string d = (dir.path / "j").string();
   REQUIRE(run_kalah("job init " + d + " --pits 5 --seeds 4 --value-only").exit_code == 0);
-  const auto r = run_kalah_after("timeout --preserve-status -s INT 0.5",
-                                 "job run " + d + " --workers 2 --threads 1 --unit-seconds 0.001 --tt-memory 16M");
+  // Units of 100 s: the stop must not wait for a unit to end (a hang shows as exit 137, the
+  // outer timeout's kill).
+  const auto r = run_kalah_after("timeout -s KILL 60 timeout --preserve-status -s INT 0.5",
+                                 "job run " + d + " --workers 2 --threads 1 --unit-seconds 100 --tt-memory 16M");
   if (r.exit_code != 0) {  // not finished within half a second (the usual case)
     CHECK(r.exit_code == 130);
     CHECK(r.out.find("interrupted") != std::string::npos);

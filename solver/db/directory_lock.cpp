@@ -5,15 +5,28 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <system_error>
+#include <thread>
 
 namespace kalah {
 
-DirectoryLock::DirectoryLock(const std::filesystem::path& dir, const std::string& activity) {
+bool DirectoryLock::held_elsewhere(const std::filesystem::path& dir) {
+  const int fd = ::open((dir / ".lock").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool held = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);  // releases the lock if it was taken
+  return held;
+}
+
+DirectoryLock::DirectoryLock(const std::filesystem::path& dir, const std::string& activity, double wait_seconds) {
   const std::filesystem::path file = dir / ".lock";
   fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0)
     throw std::runtime_error(file.string() + ": cannot be opened: " + std::generic_category().message(errno));
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait_seconds);
+  while (::flock(fd_, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
     std::string holder;

@@ -24,7 +24,12 @@ class DirectoryLock {
   // (pid P holds its lock DIR/.lock); run this <activity> again when it has finished".
   // Throws DirectoryBusy when another process holds the lock, std::runtime_error when the lock
   // file cannot be opened or locked.
-  DirectoryLock(const std::filesystem::path& dir, const std::string& activity);
+  // wait_seconds: retry that long before refusing (a reader that probes the lock, like
+  // kalah job status, holds it for an instant).
+  DirectoryLock(const std::filesystem::path& dir, const std::string& activity, double wait_seconds = 0);
+  // Whether another process holds DIR/.lock now. Takes it for an instant and writes nothing
+  // (false when there is no lock file).
+  static bool held_elsewhere(const std::filesystem::path& dir);
   ~DirectoryLock();
   DirectoryLock(const DirectoryLock&) = delete;
   DirectoryLock& operator=(const DirectoryLock&) = delete;

@@ -19,9 +19,6 @@ using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// Thrown inside the oracle when the run stops; becomes search::Interrupted for the reports.
-struct Stopping {};
-
 class FrontEnd {
  public:
   FrontEnd(JobStore& store, WorkerPool& pool, const RunOptions& options)
@@ -45,6 +42,7 @@ class FrontEnd {
     std::optional<int> last;
   };
 
+  void main_loop();
   int exact_value(const Board& b);
   int next_gamma(int id, Gallop& g) const;
   void decide(int id, int gamma);
@@ -53,7 +51,12 @@ class FrontEnd {
   bool split_busy_leaf();
   void apply(const UnitOutcome& out);
   void check_stop(int id);
+  void note_stop_request();
+  void request_stop(const std::string& reason);
+  UnitOutcome next_outcome();
   void drain();
+  void abandon();
+  std::vector<char> under_goal() const;
   void log_progress(bool force);
   void save(std::vector<int> touched, const UnitRecord* unit = nullptr);
   int add_node(const Board& b);
@@ -80,7 +83,7 @@ class FrontEnd {
 void FrontEnd::save(std::vector<int> touched, const UnitRecord* unit) {
   std::sort(touched.begin(), touched.end());
   touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-  store_.save(tree_, touched, unit, run_);
+  store_.save(tree_, touched, unit, run_, static_cast<int>(in_flight_.size()));
 }
 
 int FrontEnd::add_node(const Board& b) {
@@ -90,38 +93,80 @@ int FrontEnd::add_node(const Board& b) {
   return id;
 }
 
-void FrontEnd::check_stop(int id) {
-  if (!stopping_) {
-    if (options_.cancel && options_.cancel->load()) {
-      stopping_ = true;
-      stop_reason_ = "interrupted";
-    } else if (options_.hours > 0 && since(t0_) > options_.hours * 3600) {
-      stopping_ = true;
-      std::ostringstream s;
-      s << "stopped after " << options_.hours << " h (--hours)";
-      stop_reason_ = s.str();
-    }
+void FrontEnd::request_stop(const std::string& reason) {
+  if (stopping_) return;
+  stopping_ = true;
+  stop_reason_ = reason;
+  if (options_.stop) options_.stop->store(true);  // the units under way stop soon and report
+}
+
+void FrontEnd::note_stop_request() {
+  if (stopping_) return;
+  if (options_.cancel && options_.cancel->load()) {
+    request_stop("interrupted");
+  } else if (options_.hours > 0 && since(t0_) > options_.hours * 3600) {
+    std::ostringstream s;
+    s << "stopped after " << options_.hours << " h (--hours)";
+    request_stop(s.str());
   }
+}
+
+void FrontEnd::check_stop(int id) {
+  note_stop_request();
   if (!stopping_) return;
   drain();
   throw search::Interrupted(tree_.node(id).lower, tree_.node(id).upper);
 }
 
+UnitOutcome FrontEnd::next_outcome() {
+  // Wakes every tenth of a second: a stop (Ctrl-C, --hours) is seen at once, not when a unit
+  // ends, and a busy leaf whose quarter budget has passed is split for idle workers.
+  for (;;) {
+    if (std::optional<UnitOutcome> out = pool_.wait_for(0.1)) return std::move(*out);
+    note_stop_request();
+    if (!stopping_) dispatch(goal_, goal_gamma_);
+  }
+}
+
 void FrontEnd::drain() {
+  // The units under way stop and report; what they proved is kept, nothing is expanded.
+  stopping_ = true;
   if (options_.stop) options_.stop->store(true);
-  while (!in_flight_.empty()) apply(pool_.wait());
+  while (!in_flight_.empty())
+    if (std::optional<UnitOutcome> out = pool_.wait_for(1.0)) apply(*out);
+}
+
+void FrontEnd::abandon() {
+  // After a failure: the units under way stop; their answers are dropped (the store may be
+  // what failed).
+  stopping_ = true;
+  if (options_.stop) options_.stop->store(true);
+  while (!in_flight_.empty())
+    if (std::optional<UnitOutcome> out = pool_.wait_for(1.0)) in_flight_.erase(out->id);
 }
 
 int FrontEnd::exact_value(const Board& b) {
   const int id = add_node(b);
+  goal_ = id;
   Gallop gallop;
   while (!tree_.node(id).exact()) {
     check_stop(id);
-    goal_ = id;
+    // A goal's first unit asks its exact value. A leaf goal waits for it (its guess starts
+    // the tests) unless a split expands the leaf meanwhile; then tests narrow the goal.
+    if (!asked_value_.count(id) && tree_.node(id).in_flight == 0) {
+      if (static_cast<int>(in_flight_.size()) >= pool_.size()) {
+        apply(next_outcome());
+        continue;
+      }
+      submit(id, false, 0);
+    }
     const TopNode& n = tree_.node(id);
-    // A goal's first unit asks its exact value; if that runs over its budget, tests narrow it
-    // (alongside, when the goal is already expanded).
-    if (!asked_value_.count(id) && n.in_flight == 0) submit(id, false, 0);
+    if (!n.expanded && n.in_flight > 0) {
+      goal_gamma_ = std::clamp(base::round_down(n.guess.value_or(0), n.seeds), n.lower + 2, n.upper);
+      dispatch(id, goal_gamma_);
+      apply(next_outcome());
+      continue;
+    }
     const int gamma = next_gamma(id, gallop);
     goal_gamma_ = gamma;
     decide(id, gamma);
@@ -158,7 +203,7 @@ void FrontEnd::decide(int id, int gamma) {
     dispatch(id, gamma);
     if (in_flight_.empty())
       throw std::logic_error("proof job: test on node " + std::to_string(id) + " undecided with nothing to do");
-    apply(pool_.wait());
+    apply(next_outcome());
   }
 }
 
@@ -217,17 +262,37 @@ void FrontEnd::expand_first_turns(int id) {
   }
 }
 
-bool FrontEnd::split_busy_leaf() {
-  // The oldest unit still on a leaf, once it has had a quarter of its budget: its leaf is
-  // expanded so that idle workers can take its children.
-  const auto now = Clock::now();
-  const InFlight* oldest = nullptr;
-  for (const auto& [uid, f] : in_flight_) {
-    const TopNode& n = tree_.node(f.node);
-    if (n.expanded || n.exact() || n.terminal || n.seeds <= options_.database_seeds) continue;
-    if (std::chrono::duration<double>(now - f.started).count() < options_.unit_seconds / 4) continue;
-    if (!oldest || f.started < oldest->started) oldest = &f;
+std::vector<char> FrontEnd::under_goal() const {
+  // The nodes below the current goal that are not exact (each once).
+  std::vector<char> seen(static_cast<std::size_t>(tree_.size()), 0);
+  std::vector<int> stack{goal_};
+  while (!stack.empty()) {
+    const int v = stack.back();
+    stack.pop_back();
+    if (seen[static_cast<std::size_t>(v)] || tree_.node(v).exact()) continue;
+    seen[static_cast<std::size_t>(v)] = 1;
+    for (const TopEdge& e : tree_.node(v).edges) stack.push_back(e.child);
   }
+  return seen;
+}
+
+bool FrontEnd::split_busy_leaf() {
+  // The oldest unit on a leaf below the current goal, once it has had a quarter of its budget:
+  // its leaf is expanded so that idle workers can take its children.
+  const auto now = Clock::now();
+  auto candidate = [&](const InFlight& f) {
+    const TopNode& n = tree_.node(f.node);
+    return !n.expanded && !n.exact() && !n.terminal && n.seeds > options_.database_seeds &&
+           std::chrono::duration<double>(now - f.started).count() >= options_.unit_seconds / 4;
+  };
+  bool any = false;
+  for (const auto& [uid, f] : in_flight_) any = any || candidate(f);
+  if (!any) return false;
+  const std::vector<char> below = under_goal();
+  const InFlight* oldest = nullptr;
+  for (const auto& [uid, f] : in_flight_)
+    if (candidate(f) && below[static_cast<std::size_t>(f.node)] && (!oldest || f.started < oldest->started))
+      oldest = &f;
   if (!oldest) return false;
   const int id = oldest->node;
   std::vector<int> touched{id};
@@ -257,7 +322,9 @@ void FrontEnd::apply(const UnitOutcome& out) {
   }
   const TopNode& n = tree_.node(f.node);
   const bool answered = f.test ? tree_.decided(f.node, f.gamma) != 0 : n.exact();
-  if (!answered && !stopping_ && !n.expanded && !n.terminal) {
+  // Only a unit that ran out of budget splits its leaf (a stopped one would split the tree
+  // down to the database for nothing).
+  if (!answered && out.over_budget && !stopping_ && !n.expanded && !n.terminal) {
     touched.push_back(f.node);
     const std::vector<int> created = tree_.expand(f.node, &touched);
     touched.insert(touched.end(), created.begin(), created.end());
@@ -277,6 +344,7 @@ void FrontEnd::apply(const UnitOutcome& out) {
   ++summary_.units;
   summary_.nodes += out.nodes;
   front_seconds_ += since(t);
+  if (out.worker_interrupted) request_stop("interrupted (worker " + out.worker + " got a signal)");
   log_progress(false);
 }
 
@@ -300,7 +368,6 @@ void FrontEnd::log_progress(bool force) {
 }
 
 RunSummary FrontEnd::run() {
-  const JobSpec& spec = store_.spec();
   if (const std::optional<std::string> done = store_.report()) {
     summary_.finished = summary_.already = true;
     summary_.outcome = "finished before this run";
@@ -309,13 +376,27 @@ RunSummary FrontEnd::run() {
   }
   run_ = store_.begin_run(options_.info);
   if (options_.stop) options_.stop->store(false);
+  try {
+    main_loop();
+  } catch (const std::exception& e) {
+    abandon();
+    try {
+      store_.finish_run(run_, std::string("failed: ") + e.what(), nullptr);
+    } catch (...) {
+      // the store itself may be what failed: the original error is the one to report
+    }
+    throw;
+  }
+  log_progress(true);
+  return summary_;
+}
+
+void FrontEnd::main_loop() {
+  const JobSpec& spec = store_.spec();
   // The openings report asks about every first sowing and turn: their boards go into the tree
   // at once (job status shows them), and idle workers take their values ahead of the report.
   if (spec.openings && !tree_.node(0).terminal) expand_first_turns(0);
   const Oracle oracle = [this](const Board& b) { return exact_value(b); };
-  api::Json report;
-  bool interrupted = false;
-  const StoreTotals before = store_.totals();
   api::SearchStats stats;
   stats.solver = "job";
   auto fill = [&] {
@@ -326,34 +407,29 @@ RunSummary FrontEnd::run() {
     stats.db_max_seeds = options_.database_seeds;
     stats.db_dir = options_.info.database;
   };
-  (void)before;
+  api::Json report;
+  bool interrupted = false;
   if (spec.openings) {
     api::OpeningsReport r = api::openings_from(spec.position, spec.rules, oracle);
+    interrupted = r.interrupted;
+    drain();  // units of earlier goals may still be out: their bounds are kept
     fill();
     r.stats = stats;
-    interrupted = r.interrupted;
     report = api::to_json(r);
   } else {
     api::SolveReport r = api::solve_from(spec.position, spec.rules, oracle, {}, true);
+    interrupted = r.interrupted;
+    drain();
     fill();
     r.stats = stats;
-    interrupted = r.interrupted;
     report = api::to_json(r);
   }
-  drain();  // nothing should be out; a unit of an earlier goal may be
   summary_.report_json = api::json_text(report);
   summary_.seconds = since(t0_);
   summary_.front_end_seconds = front_seconds_;
-  if (interrupted) {
-    summary_.outcome = stop_reason_.empty() ? "interrupted" : stop_reason_;
-  } else {
-    summary_.finished = true;
-    summary_.outcome = "finished";
-    store_.save_report(summary_.report_json);
-  }
-  store_.end_run(run_, summary_.outcome);
-  log_progress(true);
-  return summary_;
+  summary_.finished = !interrupted;
+  summary_.outcome = interrupted ? (stop_reason_.empty() ? "interrupted" : stop_reason_) : "finished";
+  store_.finish_run(run_, summary_.outcome, summary_.finished ? &summary_.report_json : nullptr);
 }
 
 }  // namespace

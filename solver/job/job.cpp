@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
 
 #include "solver/db/directory_lock.hpp"
 
@@ -39,7 +40,7 @@ void init_job(const fs::path& dir, const JobSpec& spec) {
 RunSummary run_local_job(const fs::path& dir, LocalRun config) {
   if (config.workers < 1 || config.workers > 1024) throw api::ConfigError("--workers must be between 1 and 1024");
   { JobStore probe(dir, false); }  // a missing, foreign or damaged store is refused before the lock is made
-  const DirectoryLock lock(dir, "kalah job run");
+  const DirectoryLock lock(dir, "kalah job run", 2.0);
   JobStore store(dir, true);
   const JobSpec& spec = store.spec();
   api::SessionConfig c = config.session;
@@ -76,9 +77,11 @@ RunSummary run_local_job(const fs::path& dir, LocalRun config) {
 JobStatus job_status(const fs::path& dir) {
   JobStatus st;
   st.dir = dir;
+  st.running = DirectoryLock::held_elsewhere(dir);
   JobStore store(dir, false);
   st.spec = store.spec();
   st.seeds = pit_seeds(st.spec.position);
+  store.begin_snapshot();  // the tree, the units and the report as of one commit of a running job
   TopTree tree = store.load_tree();
   const Position& p = st.spec.position;
   const TopNode& root = tree.node(0);
@@ -114,15 +117,23 @@ JobStatus job_status(const fs::path& dir) {
   };
   std::vector<int> pits;
   turns(0, pits, 0, 0);
+  // Goals: the root and, for the openings, every board reached by a first sowing and, through
+  // extra turns, by a complete first turn.
+  std::set<int> goal_nodes{0};
+  const std::function<void(int)> chains = [&](int id) {
+    for (const TopEdge& e : tree.node(id).edges) {
+      goal_nodes.insert(e.child);
+      if (e.extra_turn) chains(e.child);
+    }
+  };
+  if (st.spec.openings) chains(0);
+  for (const int g : goal_nodes) {
+    ++st.goals;
+    if (tree.node(g).exact()) ++st.goals_exact;
+  }
   st.totals = store.totals();
   st.report_json = store.report();
-  try {
-    const DirectoryLock probe(dir, "kalah job run");
-  } catch (const DirectoryBusy&) {
-    st.running = true;
-  } catch (const std::exception&) {
-    // a read-only directory: no run can hold it either
-  }
+  store.end_snapshot();
   st.last_workers = std::max(1, st.totals.last_workers);
   const double mean = st.totals.units ? st.totals.unit_seconds / static_cast<double>(st.totals.units) : 0;
   st.estimate_seconds = static_cast<double>(st.open_leaves) * mean / st.last_workers;
@@ -160,8 +171,10 @@ api::Json to_json(const JobStatus& s) {
   j["turns"] = rows(s.turns);
   j["tree"] =
       Json{{"nodes", s.tree_nodes}, {"expanded", s.expanded}, {"exact", s.exact}, {"open_leaves", s.open_leaves}};
+  j["goals"] = Json{{"total", s.goals}, {"exact", s.goals_exact}};
   const double hours = s.totals.run_seconds / 3600;
   j["units"] = Json{{"done", s.totals.units},
+                    {"in_flight", s.running ? s.totals.last_in_flight : 0},
                     {"answered", s.totals.complete_units},
                     {"nodes", s.totals.nodes},
                     {"worker_seconds", s.totals.unit_seconds},

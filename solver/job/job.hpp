@@ -43,6 +43,9 @@ struct JobStatus {
   int lower = 0, upper = 0;  // the position's value, South minus North
   std::vector<BoundsRow> sowings, turns;
   std::uint64_t tree_nodes = 0, expanded = 0, exact = 0, open_leaves = 0;
+  // The boards the report asks about: the position and, for the openings, every board after a
+  // first sowing or a complete first turn (as far as the tree holds them); how many are exact.
+  int goals = 0, goals_exact = 0;
   StoreTotals totals;
   bool running = false;                    // a kalah job run holds the lock now
   std::optional<std::string> report_json;  // once finished

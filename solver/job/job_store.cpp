@@ -24,7 +24,8 @@ CREATE TABLE node(id INTEGER PRIMARY KEY, board BLOB NOT NULL UNIQUE, seeds INTE
 CREATE TABLE edge(parent INTEGER NOT NULL, pit INTEGER NOT NULL, child INTEGER NOT NULL,
                   stored INTEGER NOT NULL, extra_turn INTEGER NOT NULL, PRIMARY KEY(parent, pit)) WITHOUT ROWID;
 CREATE TABLE run(id INTEGER PRIMARY KEY, started REAL NOT NULL, ended REAL, workers INTEGER NOT NULL,
-                 threads INTEGER NOT NULL, database TEXT, host TEXT, outcome TEXT);
+                 threads INTEGER NOT NULL, database TEXT, host TEXT, outcome TEXT,
+                 in_flight INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE unit(id INTEGER PRIMARY KEY, run INTEGER NOT NULL, node INTEGER NOT NULL, question TEXT NOT NULL,
                   gamma INTEGER, lower INTEGER NOT NULL, upper INTEGER NOT NULL, complete INTEGER NOT NULL,
                   nodes INTEGER NOT NULL, seconds REAL NOT NULL, worker TEXT, finished REAL NOT NULL);
@@ -109,7 +110,7 @@ JobStore::JobStore(const fs::path& dir, bool writable) : file_(dir / kStoreFile)
   if (version > kStoreVersion)
     throw StoreError(file_.string() + ": store version " + std::to_string(version) +
                      " is newer than this kalah reads (" + std::to_string(kStoreVersion) + ")");
-  if (version != kStoreVersion) throw StoreError(file_.string() + ": unknown store version " + std::to_string(version));
+  if (version < 1) throw StoreError(file_.string() + ": unknown store version " + std::to_string(version));
   {
     Statement check = db_->prepare("PRAGMA quick_check");
     std::string verdict;
@@ -118,6 +119,16 @@ JobStore::JobStore(const fs::path& dir, bool writable) : file_(dir / kStoreFile)
       throw StoreError(file_.string() + ": damaged (SQLite quick_check: " + verdict.substr(0, 200) + ")");
   }
   set_pragmas(*db_, writable);
+  // Version 1 lacked run.in_flight: added when the store is opened to be written; read as 0
+  // until then.
+  has_in_flight_ = version >= 2;
+  if (version == 1 && writable) {
+    Transaction t(*db_);
+    db_->exec("ALTER TABLE run ADD COLUMN in_flight INTEGER NOT NULL DEFAULT 0");
+    db_->exec("PRAGMA user_version=2");
+    t.commit();
+    has_in_flight_ = true;
+  }
   // The job's description.
   std::map<std::string, std::string> meta;
   for (Statement s = db_->prepare("SELECT key, value FROM meta"); s.step();) meta[s.text(0)] = s.text(1);
@@ -136,7 +147,9 @@ JobStore::JobStore(const fs::path& dir, bool writable) : file_(dir / kStoreFile)
     spec_.rules.early_end = r.at("early_end").get<bool>();
     spec_.rules.pie = r.at("pie").get<bool>();
     spec_.position = Position::parse(need("position"), spec_.pits);
-    spec_.openings = need("openings") == "1";
+    const std::string& openings = need("openings");
+    if (openings != "0" && openings != "1") throw std::invalid_argument("openings is neither 0 nor 1");
+    spec_.openings = openings == "1";
   } catch (const StoreError&) {
     throw;
   } catch (const std::exception& e) {
@@ -172,6 +185,9 @@ TopTree JobStore::load_tree() {
     if (!s.is_null(5)) row.guess = s.integer(5);
     if (row.lower > row.upper || row.lower < n.lower || row.upper > n.upper)
       throw damaged("node " + std::to_string(id) + ": bounds out of range");
+    // The job writes bounds of the parity of the seeds only (a value has it).
+    if (((row.lower - n.seeds) & 1) || ((row.upper - n.seeds) & 1))
+      throw damaged("node " + std::to_string(id) + ": bounds of the wrong parity");
     rows.push_back(row);
   }
   if (rows.empty() || !(tree.node(0).board == spec_.position.board()))
@@ -203,7 +219,7 @@ TopTree JobStore::load_tree() {
   return tree;
 }
 
-void JobStore::save(const TopTree& tree, std::span<const int> touched, const UnitRecord* unit, int run) {
+void JobStore::save(const TopTree& tree, std::span<const int> touched, const UnitRecord* unit, int run, int in_flight) {
   Transaction t(*db_);
   Statement put_node = db_->prepare(
       "INSERT INTO node(id, board, seeds, lower, upper, guess, expanded) VALUES (?, ?, ?, ?, ?, ?, ?) "
@@ -245,7 +261,12 @@ void JobStore::save(const TopTree& tree, std::span<const int> touched, const Uni
         .run();
   }
   // The run's end moves with its last unit: a run killed outright keeps its length.
-  if (run > 0) db_->prepare("UPDATE run SET ended = ? WHERE id = ?").bind(1, unix_now()).bind(2, run).run();
+  if (run > 0)
+    db_->prepare("UPDATE run SET ended = ?, in_flight = ? WHERE id = ?")
+        .bind(1, unix_now())
+        .bind(2, in_flight)
+        .bind(3, run)
+        .run();
   t.commit();
 }
 
@@ -267,16 +288,16 @@ int JobStore::begin_run(const RunInfo& info) {
   return static_cast<int>(db_->last_insert_id());
 }
 
-void JobStore::end_run(int run, const std::string& outcome) {
-  db_->prepare("UPDATE run SET ended = ?, outcome = ? WHERE id = ?")
+void JobStore::finish_run(int run, const std::string& outcome, const std::string* report_json) {
+  Transaction t(*db_);
+  db_->prepare("UPDATE run SET ended = ?, outcome = ?, in_flight = 0 WHERE id = ?")
       .bind(1, unix_now())
       .bind(2, outcome)
       .bind(3, run)
       .run();
-}
-
-void JobStore::save_report(const std::string& json) {
-  db_->prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('report', ?)").bind(1, json).run();
+  if (report_json)
+    db_->prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('report', ?)").bind(1, *report_json).run();
+  t.commit();
 }
 
 std::optional<std::string> JobStore::report() {
@@ -292,14 +313,14 @@ StoreTotals JobStore::totals() {
     if (s.integer(0)) ++t.complete_units;
     t.nodes += static_cast<std::uint64_t>(s.int64(1));
     t.unit_seconds += s.real(2);
-    t.unit_seconds_list.push_back(s.real(2));
   }
-  for (Statement s = db_->prepare("SELECT started, COALESCE(ended, started), workers, threads FROM run ORDER BY id");
+  for (Statement s = db_->prepare("SELECT started, COALESCE(ended, started), workers, threads, " +
+                                  std::string(has_in_flight_ ? "in_flight" : "0") + " FROM run ORDER BY id");
        s.step();) {
     ++t.runs;
     t.run_seconds += s.real(1) - s.real(0);
     t.last_workers = s.integer(2);
-    t.last_threads = s.integer(3);
+    t.last_in_flight = s.integer(4);
   }
   return t;
 }

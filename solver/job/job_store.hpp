@@ -13,8 +13,8 @@
 //   unit(id, run, node, question, gamma, lower, upper, complete, nodes, seconds, worker, finished)
 //                        every unit a worker finished: the question (value or test >= gamma),
 //                        the bounds it proved, its effort and who ran it
-//   run(id, started, ended, workers, threads, database, host, outcome)
-// The file carries SQLite's application id 0x4B4A4F42 ("KJOB") and user_version 1; a file
+//   run(id, started, ended, workers, threads, database, host, outcome, in_flight)
+// The file carries SQLite's application id 0x4B4A4F42 ("KJOB") and user_version 2; a file
 // without them is refused as foreign, a damaged one by SQLite's quick_check, and every row
 // read back is checked (boards, seeds, bounds within the seeds, edges against the sowings).
 // One process writes (kalah job run holds DIR/.lock); a finished unit, the bounds it moved
@@ -36,7 +36,7 @@
 
 namespace kalah::job {
 
-inline constexpr int kStoreVersion = 1;
+inline constexpr int kStoreVersion = 2;  // 2: run.in_flight (a version-1 store gains it when written)
 inline constexpr std::int64_t kApplicationId = 0x4B4A4F42;  // "KJOB"
 inline constexpr const char* kStoreFile = "job.sqlite";
 
@@ -70,9 +70,9 @@ struct StoreTotals {
   std::uint64_t units = 0, complete_units = 0, nodes = 0;
   double unit_seconds = 0;  // summed over units (worker time)
   int runs = 0;
-  double run_seconds = 0;                  // wall time of all runs
-  std::vector<double> unit_seconds_list;   // every unit's seconds (for the size distribution)
-  int last_workers = 0, last_threads = 0;  // of the latest run
+  double run_seconds = 0;  // wall time of all runs
+  int last_workers = 0;    // of the latest run
+  int last_in_flight = 0;  // units under way at the latest run's last commit
 };
 
 class JobStore {
@@ -90,21 +90,29 @@ class JobStore {
   TopTree load_tree();
   // Writes nodes `touched` of `tree` (new or changed: board, bounds, guess, expansion with its
   // edges) and the unit (if any), as one transaction.
-  void save(const TopTree& tree, std::span<const int> touched, const UnitRecord* unit = nullptr, int run = 0);
+  // `run`'s end time and its units under way move with every save.
+  void save(const TopTree& tree, std::span<const int> touched, const UnitRecord* unit = nullptr, int run = 0,
+            int in_flight = 0);
 
   // Nodes that have had a unit asking their value (answered or not).
   std::vector<int> nodes_asked_value();
 
   int begin_run(const RunInfo& info);
-  void end_run(int run, const std::string& outcome);
+  // Ends `run` with its outcome and, when the job is done, its report: one transaction.
+  void finish_run(int run, const std::string& outcome, const std::string* report_json);
 
-  void save_report(const std::string& json);
   std::optional<std::string> report();
   StoreTotals totals();
+
+  // Reads between begin_snapshot() and end_snapshot() see one state of the store, whatever a
+  // run commits meanwhile (kalah job status while a run works).
+  void begin_snapshot() { db_->exec("BEGIN"); }
+  void end_snapshot() { db_->exec("COMMIT"); }
 
  private:
   std::filesystem::path file_;
   std::unique_ptr<Connection> db_;
+  bool has_in_flight_ = true;
   JobSpec spec_;
 };
 

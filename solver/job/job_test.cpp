@@ -203,6 +203,25 @@ TEST_CASE("job stores that are missing, foreign, damaged, busy or there already 
   }
 }
 
+TEST_CASE("a version-1 job store is read, and gains run.in_flight when a run opens it", "[job]") {
+  ScratchDir dir("job");
+  const std::filesystem::path j = dir.path / "j";
+  job::init_job(j, spec_of(Position::start(3, 3), Rules{}));
+  job::run_local_job(j, small_run(1, 1));
+  {
+    job::Connection c((j / job::kStoreFile).string(), job::Connection::Mode::read_write);
+    c.exec("ALTER TABLE run DROP COLUMN in_flight");
+    c.exec("PRAGMA user_version=1");
+  }
+  CHECK(job::job_status(j).totals.runs == 1);
+  CHECK(job::run_local_job(j, small_run(1, 1)).already);
+  job::Connection c((j / job::kStoreFile).string(), job::Connection::Mode::read_only);
+  job::Statement v = c.prepare("PRAGMA user_version");
+  REQUIRE(v.step());
+  CHECK(v.integer(0) == job::kStoreVersion);
+  CHECK(job::job_status(j).totals.runs == 1);  // a finished job's run adds no run row
+}
+
 TEST_CASE("top tree: bounds propagate, cross-checks throw, select finds free leaves", "[job]") {
   const Rules rules;
   job::TopTree tree(3, rules);

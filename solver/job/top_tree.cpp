@@ -109,7 +109,7 @@ void TopTree::restore_edges(int id, const std::vector<TopEdge>& edges) {
 }
 
 std::pair<int, int> TopTree::bounds_from_children(const TopNode& n) const {
-  int lo = -1000, hi = -1000;
+  int lo = -kMaxSeeds - 1, hi = -kMaxSeeds - 1;  // below any value; an expanded node has an edge
   for (const TopEdge& e : n.edges) {
     const TopNode& c = node(e.child);
     lo = std::max(lo, e.extra_turn ? value_through(e.stored, true, c.lower) : value_through(e.stored, false, c.upper));
@@ -156,11 +156,6 @@ Question TopTree::edge_question(const TopEdge& e, int gamma, bool* negated) {
   // stored - v >= gamma <=> v <= stored - gamma <=> not (v >= stored - gamma + 1).
   *negated = !e.extra_turn;
   return Question{e.child, e.extra_turn ? gamma - e.stored : e.stored - gamma + 1};
-}
-
-TopTree::Numbers TopTree::numbers(int target, int gamma) const {
-  Memo memo;
-  return numbers(target, gamma, memo, 0);
 }
 
 TopTree::Numbers TopTree::numbers(int id, int gamma, Memo& memo, int depth) const {

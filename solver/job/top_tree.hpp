@@ -93,13 +93,11 @@ class TopTree {
     bool available = false;  // a leaf without a unit in flight lies below
   };
   static constexpr std::uint64_t kInfinite = ~std::uint64_t(0) >> 2;
-  // Proof and disproof numbers of "v(target) >= gamma" (each undecided leaf counts 1).
-  Numbers numbers(int target, int gamma) const;
   // A most-proving leaf question for "v(target) >= gamma" whose leaf has no unit in flight;
   // none when the test is decided or every such leaf is busy.
   std::optional<Question> select(int target, int gamma) const;
 
-  // Leaves (not expanded, not exact) below `id`, and the nodes below it (each once).
+  // Leaves (not expanded, not exact) below `id`, each counted once.
   std::uint64_t open_leaves_below(int id) const;
 
  private:

@@ -20,6 +20,7 @@ class Budget {
           while (!done_) {
             const auto now = std::chrono::steady_clock::now();
             if (now >= end || (stop && stop->load())) {
+              expired_ = now >= end && !(stop && stop->load());
               cancel.store(true);
               return;
             }
@@ -36,11 +37,17 @@ class Budget {
     wake_.notify_all();
     thread_.join();
   }
+  // The budget ran out (as opposed to a stop); read after the search returned or threw.
+  bool expired() {
+    std::lock_guard lock(mutex_);
+    return expired_;
+  }
 
  private:
   std::mutex mutex_;
   std::condition_variable wake_;
   bool done_ = false;
+  bool expired_ = false;
   std::thread thread_;  // last: started once the rest is ready
 };
 
@@ -61,22 +68,25 @@ UnitOutcome answer(search::Solver& solver, std::atomic<bool>& cancel, const Unit
   cancel.store(false);
   const std::uint64_t nodes0 = solver.nodes();
   const auto t0 = std::chrono::steady_clock::now();
-  try {
-    Budget budget(cancel, unit.seconds, stop);
-    if (unit.test) {
-      const int r = solver.test(unit.board, unit.gamma);
-      if (r >= unit.gamma)
-        out.lower = r;
-      else
-        out.upper = r;
-    } else {
-      out.lower = out.upper = solver.value(unit.board);
+  {
+    Budget budget(cancel, unit.seconds, stop);  // joined at the end of this block
+    try {
+      if (unit.test) {
+        const int r = solver.test(unit.board, unit.gamma);
+        if (r >= unit.gamma)
+          out.lower = r;
+        else
+          out.upper = r;
+      } else {
+        out.lower = out.upper = solver.value(unit.board);
+      }
+      out.complete = true;
+    } catch (const search::Interrupted& e) {
+      out.lower = e.lower;
+      out.upper = e.upper;
+      out.over_budget = budget.expired();
+      if (!unit.test) out.guess = solver.first_guess().value;
     }
-    out.complete = true;
-  } catch (const search::Interrupted& e) {
-    out.lower = e.lower;
-    out.upper = e.upper;
-    if (!unit.test) out.guess = solver.first_guess().value;
   }
   cancel.store(false);
   out.nodes = solver.nodes() - nodes0;

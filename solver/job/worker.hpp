@@ -30,9 +30,11 @@ struct Unit {
 
 struct UnitOutcome {
   std::uint64_t id = 0;
-  int lower = 0, upper = 0;  // proven bounds on the board's remainder value
-  bool complete = false;     // the question was answered (else stopped by the budget or a stop)
-  std::optional<int> guess;  // the search's first guess for the value (value units)
+  int lower = 0, upper = 0;         // proven bounds on the board's remainder value
+  bool complete = false;            // the question was answered (else stopped by the budget or a stop)
+  bool over_budget = false;         // not answered because the budget ran out (not because of a stop)
+  bool worker_interrupted = false;  // the worker got a signal: it takes no more units
+  std::optional<int> guess;         // the search's first guess for the value (value units)
   std::uint64_t nodes = 0;
   double seconds = 0;
   std::string worker;

@@ -1,5 +1,7 @@
 #include "solver/job/worker_pool.hpp"
 
+#include <chrono>
+
 namespace kalah::job {
 
 LocalPool::LocalPool(std::vector<std::unique_ptr<Worker>> workers, const std::atomic<bool>* stop,
@@ -53,17 +55,13 @@ void LocalPool::submit(const Unit& unit) {
   work_ready_.notify_one();
 }
 
-UnitOutcome LocalPool::wait() {
+std::optional<UnitOutcome> LocalPool::wait_for(double seconds) {
   std::unique_lock lock(mutex_);
-  result_ready_.wait(lock, [&] { return !results_.empty(); });
+  if (!result_ready_.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return !results_.empty(); }))
+    return std::nullopt;
   UnitOutcome out = std::move(results_.front());
   results_.pop_front();
   return out;
-}
-
-std::string LocalPool::describe() const {
-  return std::to_string(size()) + " worker thread" + (size() == 1 ? "" : "s") + " in this process, " +
-         std::to_string(threads_) + " search thread" + (threads_ == 1 ? "" : "s") + " each";
 }
 
 }  // namespace kalah::job

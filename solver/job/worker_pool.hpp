@@ -8,6 +8,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,8 +24,8 @@ class WorkerPool {
   // Hands a unit to an idle worker. Raising `stop` (given at construction) makes the units
   // under way stop soon and report what they proved.
   virtual void submit(const Unit& unit) = 0;
-  virtual UnitOutcome wait() = 0;  // the next finished unit (blocks)
-  virtual std::string describe() const = 0;
+  // The next finished unit, or none when `seconds` pass first.
+  virtual std::optional<UnitOutcome> wait_for(double seconds) = 0;
   virtual int threads_per_worker() const = 0;
 };
 
@@ -35,8 +36,7 @@ class LocalPool : public WorkerPool {
   ~LocalPool() override;
   int size() const override { return static_cast<int>(workers_.size()); }
   void submit(const Unit& unit) override;
-  UnitOutcome wait() override;
-  std::string describe() const override;
+  std::optional<UnitOutcome> wait_for(double seconds) override;
   int threads_per_worker() const override { return threads_; }
 
  private:

@@ -5,7 +5,10 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <functional>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -62,9 +65,6 @@ class MpiPool : public job::WorkerPool {
       : busy_(static_cast<std::size_t>(ranks), false), threads_(threads), stop_(stop) {}
   int size() const override { return static_cast<int>(busy_.size()) - 1; }
   int threads_per_worker() const override { return threads_; }
-  std::string describe() const override {
-    return std::to_string(size()) + " MPI worker ranks, " + std::to_string(threads_) + " search threads each";
-  }
   void submit(const job::Unit& u) override {
     for (std::size_t r = 1; r < busy_.size(); ++r) {
       if (busy_[r]) continue;
@@ -79,11 +79,19 @@ class MpiPool : public job::WorkerPool {
     }
     throw std::logic_error("MPI: a unit with every worker busy");
   }
-  job::UnitOutcome wait() override {
-    if (stop_ && stop_->load() && !stop_sent_) {
-      stop_sent_ = true;
-      for (std::size_t r = 1; r < busy_.size(); ++r)
-        if (busy_[r]) send(Json::object(), static_cast<int>(r), kStop);
+  std::optional<job::UnitOutcome> wait_for(double seconds) override {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    for (;;) {
+      if (stop_ && stop_->load() && !stop_sent_) {  // forwarded once to the ranks under way
+        stop_sent_ = true;
+        for (std::size_t r = 1; r < busy_.size(); ++r)
+          if (busy_[r]) send(Json::object(), static_cast<int>(r), kStop);
+      }
+      int flag = 0;
+      MPI_Iprobe(MPI_ANY_SOURCE, kOutcome, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+      if (flag) break;
+      if (std::chrono::steady_clock::now() >= until) return std::nullopt;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     MPI_Status st;
     const Json j = receive(MPI_ANY_SOURCE, kOutcome, &st);
@@ -93,6 +101,8 @@ class MpiPool : public job::WorkerPool {
     o.lower = j.at("lower").get<int>();
     o.upper = j.at("upper").get<int>();
     o.complete = j.at("complete").get<bool>();
+    o.over_budget = j.at("over_budget").get<bool>();
+    o.worker_interrupted = j.at("interrupted").get<bool>();
     if (j.contains("guess")) o.guess = j.at("guess").get<int>();
     o.nodes = j.at("nodes").get<std::uint64_t>();
     o.seconds = j.at("seconds").get<double>();
@@ -147,8 +157,16 @@ void serve(job::Worker& worker, const std::atomic<bool>* interrupt) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     t.join();
-    Json j{{"id", out.id},       {"lower", out.lower},     {"upper", out.upper},  {"complete", out.complete},
-           {"nodes", out.nodes}, {"seconds", out.seconds}, {"worker", out.worker}};
+    const bool interrupted = interrupt && interrupt->load();
+    Json j{{"id", out.id},
+           {"lower", out.lower},
+           {"upper", out.upper},
+           {"complete", out.complete},
+           {"over_budget", out.over_budget},
+           {"interrupted", interrupted},
+           {"nodes", out.nodes},
+           {"seconds", out.seconds},
+           {"worker", out.worker}};
     if (out.guess) j["guess"] = *out.guess;
     if (!out.error.empty()) j["error"] = out.error;
     send(j, 0, kOutcome);
@@ -178,22 +196,35 @@ MpiSummary run_mpi_job(const std::filesystem::path& dir, job::LocalRun config) {
         "MPI: a job run under mpirun needs at least 2 ranks (rank 0 is the front end, "
         "the others the workers); without mpirun it runs with worker threads");
   MpiSummary result;
+  // The ranks of each host open their databases one after another: the first worker of the
+  // host writes any missing raw cache files, the others map them (one copy in the page cache).
+  auto host_turns = [&](const std::function<void()>& open) {
+    MPI_Comm host;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host);
+    const int mine = rank == 0 ? std::numeric_limits<int>::max() : rank;
+    int first = 0;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, host);
+    if (rank != 0 && rank == first) open();
+    MPI_Barrier(host);
+    if (rank != 0 && rank != first) open();
+    MPI_Comm_free(&host);
+  };
   if (rank != 0) {
     result.worker = true;
     const Json spec = receive(0, kSpec, nullptr);
     if (spec.contains("error")) return result;  // rank 0 reports it
-    api::SessionConfig c = config.session;
-    c.pits = spec.at("pits").get<int>();
-    c.rules.sowing = parse_sowing(spec.at("sowing").get<std::string>());
-    c.rules.capture = parse_capture(spec.at("capture").get<std::string>());
-    c.rules.end = parse_end_rule(spec.at("end").get<std::string>());
-    c.max_seeds = spec.at("seeds").get<int>();
-    c.progress = nullptr;
     const std::string name = host_name() + ":" + std::to_string(rank);
     std::unique_ptr<job::Worker> worker;
     Json ready{{"host", host_name()}};
     auto open = [&] {
       try {
+        api::SessionConfig c = config.session;
+        c.pits = spec.at("pits").get<int>();
+        c.rules.sowing = parse_sowing(spec.at("sowing").get<std::string>());
+        c.rules.capture = parse_capture(spec.at("capture").get<std::string>());
+        c.rules.end = parse_end_rule(spec.at("end").get<std::string>());
+        c.max_seeds = spec.at("seeds").get<int>();
+        c.progress = nullptr;
         worker = std::make_unique<job::Worker>(c, name);
         ready["threads"] = worker->session().solver().threads();
         ready["database_seeds"] = worker->session().database_seeds();
@@ -201,10 +232,7 @@ MpiSummary run_mpi_job(const std::filesystem::path& dir, job::LocalRun config) {
         ready["error"] = name + ": " + e.what();
       }
     };
-    // Rank 1 writes any missing raw cache files; the rest map them after the barrier.
-    if (rank == 1) open();
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (rank != 1) open();
+    host_turns(open);
     send(ready, 0, kReady);
     if (worker)
       serve(*worker, config.run.cancel);
@@ -218,7 +246,7 @@ MpiSummary run_mpi_job(const std::filesystem::path& dir, job::LocalRun config) {
   Json spec;
   try {
     { job::JobStore probe(dir, false); }
-    lock = std::make_unique<DirectoryLock>(dir, "kalah job run");
+    lock = std::make_unique<DirectoryLock>(dir, "kalah job run", 2.0);
     store = std::make_unique<job::JobStore>(dir, true);
     const job::JobSpec& s = store->spec();
     spec = Json{{"pits", s.pits},
@@ -231,8 +259,8 @@ MpiSummary run_mpi_job(const std::filesystem::path& dir, job::LocalRun config) {
     throw;
   }
   for (int r = 1; r < ranks; ++r) send(spec, r, kSpec);
-  MPI_Barrier(MPI_COMM_WORLD);
-  int threads = 1, database_seeds = -1;
+  host_turns([] {});
+  int threads = 0, database_seeds = -2;
   std::string error;
   for (int r = 1; r < ranks; ++r) {
     MPI_Status st;
@@ -241,8 +269,12 @@ MpiSummary run_mpi_job(const std::filesystem::path& dir, job::LocalRun config) {
       if (error.empty()) error = ready["error"].get<std::string>();
       continue;
     }
-    threads = ready.at("threads").get<int>();
-    if (st.MPI_SOURCE == 1) database_seeds = ready.at("database_seeds").get<int>();
+    threads = std::max(threads, ready.at("threads").get<int>());
+    const int seeds = ready.at("database_seeds").get<int>();
+    if (database_seeds != -2 && seeds != database_seeds && error.empty())
+      error = "the ranks loaded different database levels (0.." + std::to_string(seeds) + " and 0.." +
+              std::to_string(database_seeds) + "): give every host the same database";
+    database_seeds = seeds;
   }
   auto release = [&] {
     for (int r = 1; r < ranks; ++r) send(Json::object(), r, kDone);

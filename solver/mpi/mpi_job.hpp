@@ -9,9 +9,10 @@
 //   w -> 0     outcome  its UnitOutcome
 //   0 -> w     stop     the unit under way stops soon and reports what it proved
 //   0 -> w     done     the worker leaves
-// Workers open their database one host at a time in rank order after rank 1 (a barrier), so
-// the raw cache files are written once and every later rank maps them: the ranks of one host
-// share one copy of the levels in the page cache (solver/db/raw_cache.hpp), not one each.
+// On each host (MPI_COMM_TYPE_SHARED) the first worker rank opens its database first, writing
+// any missing raw cache files, and the host's other ranks after it (a barrier), mapping those
+// files: the ranks of one host share one copy of the levels in the page cache
+// (solver/db/raw_cache.hpp), not one each. Every worker must load the same levels.
 #pragma once
 
 #include <filesystem>

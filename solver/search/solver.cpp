@@ -161,7 +161,12 @@ int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int uppe
       }
     }
     ctx_.stop.store(false);
-    if (ctx_.cancelled()) throw Interrupted(lower, upper);
+    if (ctx_.cancelled()) {
+      // A growth asked for during the cancelled pass happens now, or the next call's first
+      // pass would run on the small table only to be searched again.
+      if (ctx_.grow.load()) grow_table();
+      throw Interrupted(lower, upper);
+    }
     if (!ctx_.grow.load()) return result;
     grow_table();  // the pass was stopped to grow: again, on twice the table
     if (options_.progress)
