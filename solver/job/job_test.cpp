@@ -197,6 +197,14 @@ TEST_CASE("job stores that are missing, foreign, damaged, busy or there already 
     tamper("DELETE FROM edge WHERE parent = 0 AND pit = 1", "are not its sowings");
     tamper("UPDATE edge SET child = 0 WHERE parent = 0 AND pit = 0", "are not its sowings");
     tamper("UPDATE node SET seeds = seeds + 2 WHERE id = 2", "seed count");
+    {
+      job::Connection c((j / job::kStoreFile).string(), job::Connection::Mode::read_only);
+      job::Statement open_node = c.prepare("SELECT COUNT(*) FROM node WHERE upper - lower >= 4");
+      REQUIRE(open_node.step());
+      REQUIRE(open_node.integer(0) > 0);  // a node with room inside its bounds
+    }
+    tamper("UPDATE node SET upper = upper - 1 WHERE id = (SELECT MIN(id) FROM node WHERE upper - lower >= 4)",
+           "wrong parity");
     tamper("DELETE FROM node WHERE id = 1", "node ids are not");
     tamper("UPDATE meta SET value = 'x' WHERE key = 'rules'", "description cannot be read");
     tamper("PRAGMA user_version = 7", "newer than this kalah reads");
