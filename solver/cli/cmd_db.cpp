@@ -200,12 +200,6 @@ int run_build(const Args& args) {
   return 0;
 }
 
-po::positional_options_description dir_positional() {
-  po::positional_options_description p;
-  p.add("dir", 1);
-  return p;
-}
-
 // How the levels of `scan` are held once loaded as filed.
 std::string format_text(const DbScan& scan) {
   int count[4] = {0, 0, 0, 0};

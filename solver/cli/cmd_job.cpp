@@ -19,12 +19,6 @@ namespace kalah::cli {
 
 namespace {
 
-po::positional_options_description dir_positional() {
-  po::positional_options_description p;
-  p.add("dir", 1);
-  return p;
-}
-
 std::string bounds_text(int lower, int upper) {
   if (lower == upper) return signed_value(lower);
   return "[" + signed_value(lower) + ", " + signed_value(upper) + "]";

@@ -156,4 +156,10 @@ std::string pits_text(const std::vector<int>& pits, const char* separator) {
 
 std::string rules_text(const Rules& rules) { return rules.preset_name() + " (" + rules.describe() + ")"; }
 
+po::positional_options_description dir_positional() {
+  po::positional_options_description p;
+  p.add("dir", 1);
+  return p;
+}
+
 }  // namespace kalah::cli

@@ -34,6 +34,8 @@ po::options_description board_options(int default_pits = 6, int default_seeds = 
 // The start position of Kalah(pits, seeds), or --position checked against --pits when given.
 Position position_from(const po::variables_map& vm);
 
+// The first positional argument as the option "dir" (kalah db info DIR, kalah job run DIR).
+po::positional_options_description dir_positional();
 // --help/-h, which parse_command adds to every subcommand's options.
 void add_help_option(po::options_description& options);
 

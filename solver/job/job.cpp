@@ -22,13 +22,13 @@ std::pair<int, int> margins(const Position& p, int lower, int upper) {
   return {p.margin() + (south ? lower : -upper), p.margin() + (south ? upper : -lower)};
 }
 
+}  // namespace
+
 std::string host_name() {
   char buf[256] = {};
   if (::gethostname(buf, sizeof buf - 1) != 0) return "?";
   return buf;
 }
-
-}  // namespace
 
 void init_job(const fs::path& dir, const JobSpec& spec) {
   if (spec.position.pits != spec.pits)

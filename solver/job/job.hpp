@@ -16,6 +16,9 @@
 
 namespace kalah::job {
 
+// This machine's name (gethostname), as runs and workers record it.
+std::string host_name();
+
 // Creates the job in `dir` (api::ConfigError for a position no job can take).
 void init_job(const std::filesystem::path& dir, const JobSpec& spec);
 

@@ -1,7 +1,6 @@
 #include "solver/mpi/mpi_job.hpp"
 
 #include <mpi.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -50,12 +49,6 @@ Board board_from(const Json& j) {
     b.cells[i] = static_cast<std::uint8_t>(v[i]);
   }
   return b;
-}
-
-std::string host_name() {
-  char buf[256] = {};
-  if (::gethostname(buf, sizeof buf - 1) != 0) return "?";
-  return buf;
 }
 
 // Rank 0's side: units go to idle ranks, outcomes come back from any.
@@ -213,9 +206,9 @@ MpiSummary run_mpi_job(const std::filesystem::path& dir, job::LocalRun config) {
     result.worker = true;
     const Json spec = receive(0, kSpec, nullptr);
     if (spec.contains("error")) return result;  // rank 0 reports it
-    const std::string name = host_name() + ":" + std::to_string(rank);
+    const std::string name = job::host_name() + ":" + std::to_string(rank);
     std::unique_ptr<job::Worker> worker;
-    Json ready{{"host", host_name()}};
+    Json ready{{"host", job::host_name()}};
     auto open = [&] {
       try {
         api::SessionConfig c = config.session;
@@ -290,7 +283,7 @@ MpiSummary run_mpi_job(const std::filesystem::path& dir, job::LocalRun config) {
   run.info.workers = ranks - 1;
   run.info.threads = threads;
   run.info.database = config.session.database_dir;
-  run.info.host = host_name() + " (MPI, " + std::to_string(ranks) + " ranks)";
+  run.info.host = job::host_name() + " (MPI, " + std::to_string(ranks) + " ranks)";
   MpiPool pool(ranks, threads, &stop);
   try {
     result.run = job::run_job(*store, pool, run);
