@@ -104,4 +104,54 @@ void analyse_openings(const Position& p, const Rules& rules, const Oracle& oracl
   }
 }
 
+namespace {
+
+// Sort `items` best first for `mover` by their `value` (stable: ties keep their order) and
+// return the best value.
+template <class T>
+int sort_best_first(std::vector<T>& items, Side mover) {
+  std::stable_sort(items.begin(), items.end(), [mover](const T& a, const T& b) {
+    return mover == Side::South ? a.value > b.value : a.value < b.value;
+  });
+  return items.front().value;
+}
+
+}  // namespace
+
+MoveValues move_values(const Position& p, const Rules& rules, const Oracle& oracle) {
+  const Rules natural = rules.value_rules();
+  const Game game(p, natural);
+  MoveValues out;
+  if (game.over()) {
+    out.value = game.margin();
+    return out;
+  }
+  const Board b = p.board();
+  for (int pit = 0; pit < p.pits; ++pit) {
+    if (b.cells[pit] == 0) continue;
+    bool extra_turn = false;
+    const int v = value_after_sowing(b, p.pits, pit, natural, oracle, &extra_turn);
+    out.moves.push_back({pit, p.margin() + signed_for(p.to_move, v), extra_turn});
+  }
+  out.value = sort_best_first(out.moves, p.to_move);
+  return out;
+}
+
+TurnValues turn_values(const Position& p, const Rules& rules, const Oracle& oracle) {
+  const Rules natural = rules.value_rules();
+  const Game game(p, natural);
+  TurnValues out;
+  if (game.over()) {
+    out.value = game.margin();
+    return out;
+  }
+  const int m = p.pits;
+  for (const Turn& t : complete_turns(p.board(), m, natural)) {
+    const int v = value_through(t.stored, t.mover_again, oracle(t.mover_again ? t.board : flipped(t.board, m)));
+    out.turns.push_back({t.pits, p.margin() + signed_for(p.to_move, v)});
+  }
+  out.value = sort_best_first(out.turns, p.to_move);
+  return out;
+}
+
 }  // namespace kalah

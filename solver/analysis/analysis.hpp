@@ -59,6 +59,23 @@ struct Openings {
   std::vector<std::vector<int>> balanced;  // the turns attaining it (most balanced openings)
 };
 Openings analyse_openings(const Position& p, const Rules& rules, const Oracle& oracle);
+
+// Every legal sowing of p's mover with its value (South minus North), best for the mover
+// first (ties: the lower pit first), and p's value as the best of them: no oracle call on p
+// itself. At the end of the game: no sowings, the final margin.
+struct MoveValues {
+  int value = 0;
+  std::vector<SowingValue> moves;
+};
+MoveValues move_values(const Position& p, const Rules& rules, const Oracle& oracle);
+// The same for every complete turn of p's mover (extra-turn chains followed to the end).
+struct TurnValues {
+  int value = 0;
+  std::vector<TurnValue> turns;
+};
+TurnValues turn_values(const Position& p, const Rules& rules, const Oracle& oracle);
+// How much worse `value` is than `best` for `mover` (>= 0 when best is the mover's best).
+inline int margin_lost(Side mover, int best, int value) { return mover == Side::South ? best - value : value - best; }
 // The same, filling `out` as it goes (the value, then the sowings in pit order, then the
 // turns, then the pie value): when the oracle throws, `out` keeps what was finished.
 void analyse_openings(const Position& p, const Rules& rules, const Oracle& oracle, Openings& out);

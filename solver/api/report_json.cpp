@@ -136,6 +136,25 @@ Json to_json(const OpeningsReport& r) {
   return j;
 }
 
+Json to_json(const LabelReport& r) {
+  Json j;
+  j["position"] = r.position.to_text();
+  j["pits"] = r.position.pits;
+  j["to_move"] = std::string(1, side_letter(r.position.to_move));
+  j["value"] = r.values.value;
+  Json moves = Json::array(), best = Json::array();
+  for (const SowingValue& m : r.values.moves) {
+    const int loss = margin_lost(r.position.to_move, r.values.value, m.value);
+    moves.push_back({{"pit", m.pit + 1}, {"value", m.value}, {"extra_turn", m.extra_turn}, {"loss", loss}});
+    if (loss == 0) best.push_back(m.pit + 1);
+  }
+  j["moves"] = moves;
+  j["best"] = best;
+  j["nodes"] = r.nodes;
+  j["seconds"] = r.seconds;
+  return j;
+}
+
 Json to_json(const ProbeReport& r) {
   Json j = solution_json(r.position, r.rules, r.play.value, &r.play);
   j["remainder"] = r.remainder;
@@ -324,6 +343,38 @@ Json replay_json(const Replay& r, const Rules& rules, Notation notation) {
   j["margin"] = f.margin();
   j["winner"] = !r.over ? Json(nullptr) : Json(f.margin() > 0 ? "south" : f.margin() < 0 ? "north" : "draw");
   j["warnings"] = r.warnings;
+  return j;
+}
+
+Json to_json(const GameAnalysis& a, Notation notation) {
+  Json j = replay_json(a.game, a.rules, notation);
+  j.erase("turns");
+  j["margin_is_natural_end"] = true;
+  j["mistakes"] = a.mistakes;
+  auto player = [](const PlayerSummary& p) {
+    return Json{{"turns", p.turns}, {"mistakes", p.mistakes}, {"margin_lost", p.margin_lost}};
+  };
+  j["players"] = {{"south", player(a.south)}, {"north", player(a.north)}};
+  Json turns = Json::array();
+  for (const TurnAnalysis& t : a.turns) {
+    Json turn = {{"number", t.number}, {"side", side_key(t.side)},    {"text", t.text},
+                 {"swap", t.swap},     {"pits", pits_json(t.played)}, {"position", t.before.to_text()}};
+    if (!t.swap) {
+      Json best = Json::array();
+      for (const auto& b : t.best) best.push_back(pits_json(b));
+      turn["value_before"] = t.value_before;
+      turn["value_after"] = t.value_after;
+      turn["best"] = best;
+      turn["margin_lost"] = t.margin_lost;
+      turn["mistake"] = t.mistake;
+      turn["result_changed"] = t.result_changed;
+    }
+    turns.push_back(turn);
+  }
+  j["turns"] = turns;
+  j["interrupted"] = a.interrupted;
+  j["nodes"] = a.nodes;
+  j["seconds"] = a.seconds;
   return j;
 }
 

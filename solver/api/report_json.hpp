@@ -8,8 +8,10 @@
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
 #include "solver/analysis/analysis.hpp"
+#include "solver/api/analyze.hpp"
 #include "solver/api/bench.hpp"
 #include "solver/api/db_stats.hpp"
+#include "solver/api/label.hpp"
 #include "solver/api/probe.hpp"
 #include "solver/api/probe_rate.hpp"
 #include "solver/api/reports.hpp"
@@ -34,10 +36,19 @@ Json solution_json(const Position& p, const Rules& rules, std::optional<int> val
 
 Json to_json(const SolveReport& report);
 Json to_json(const OpeningsReport& report);
+// One `kalah label` line: position, pits, to_move, value, moves (pit 1-based, value, extra_turn,
+// loss: how much worse than the best for the mover), best (the best pits), nodes, seconds.
+Json to_json(const LabelReport& report);
 Json to_json(const BenchReport& report);
 Json to_json(const ProbeReport& report);
 Json to_json(const ProbeRateReport& report);
 // `kalah replay`: the game record replayed (docs/replay.md).
+// `kalah analyze --json`: the replay's fields (start, pits, rules, notation, records, final
+// position, over, margin, winner), then "mistakes", "players" ({"south": {turns, mistakes,
+// margin_lost}, "north": ...}), "turns" (one object a turn: number, side, text, swap, pits,
+// position before, value_before, value_after, best, margin_lost, mistake, result_changed),
+// "interrupted", "nodes", "seconds".
+Json to_json(const GameAnalysis& analysis, Notation notation);
 Json replay_json(const Replay& replay, const Rules& rules, Notation notation);
 // `kalah db info`: what the database directory `dir` holds.
 Json database_json(const std::string& dir, const DbScan& scan);

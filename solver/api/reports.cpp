@@ -14,15 +14,6 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 
 int pit_seeds(const Position& p) { return p.pit_seeds(Side::South) + p.pit_seeds(Side::North); }
 
-void check_fits(const Session& session, const Position& p) {
-  if (p.pits != session.pits())
-    throw ConfigError("the position has " + std::to_string(p.pits) + " pits a side, the session is for " +
-                      std::to_string(session.pits()));
-  if (pit_seeds(p) > session.config().max_seeds)
-    throw ConfigError("the position has " + std::to_string(pit_seeds(p)) + " seeds in the pits, the session is for " +
-                      "at most " + std::to_string(session.config().max_seeds));
-}
-
 // Bounds [lower, upper] of the remainder value of p's board as bounds of p's value.
 void position_bounds(const Position& p, const search::Interrupted& e, int& lower, int& upper) {
   const bool south = p.to_move == Side::South;
@@ -117,7 +108,7 @@ SolveReport solve_from(const Position& position, const Rules& rules, const Oracl
 }
 
 SolveReport solve(Session& session, const Position& position, bool value_only) {
-  check_fits(session, position);
+  session.check_fits(position);
   search::Solver& solver = session.solver();
   Meter meter(session);
   bool value_known = false;
@@ -183,7 +174,7 @@ OpeningsReport openings_from(const Position& position, const Rules& rules, const
 }
 
 OpeningsReport openings(Session& session, const Position& position) {
-  check_fits(session, position);
+  session.check_fits(position);
   Meter meter(session);
   OpeningsReport r = openings_from(position, session.rules(), session.solver().oracle());
   meter.fill(r.stats);

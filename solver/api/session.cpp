@@ -32,6 +32,16 @@ bool holds_packed(SessionConfig::DatabaseLayout layout, const DbScan& scan) {
   return layout == Layout::packed || (layout == Layout::as_filed && scan.levels.front().header.is_packed());
 }
 
+void Session::check_fits(const Position& p) const {
+  if (p.pits != pits())
+    throw ConfigError("the position has " + std::to_string(p.pits) + " pits a side, the session is for " +
+                      std::to_string(pits()));
+  const int seeds = p.pit_seeds(Side::South) + p.pit_seeds(Side::North);
+  if (seeds > config_.max_seeds)
+    throw ConfigError("the position has " + std::to_string(seeds) + " seeds in the pits, the session is for " +
+                      "at most " + std::to_string(config_.max_seeds));
+}
+
 Session::Session(SessionConfig config) : config_(std::move(config)) {
   const auto t0 = std::chrono::steady_clock::now();
   check_range("the number of pits", config_.pits, 1, kMaxPits);

@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/position.hpp"
 #include "engine/rules.hpp"
 #include "solver/db/database.hpp"
 #include "solver/db/store.hpp"
@@ -78,7 +79,10 @@ class Session {
   // The same, to share with other sessions (SessionConfig::database): one copy in memory.
   std::shared_ptr<const EndgameDatabase> shared_database() const { return database_; }
   int database_seeds() const { return database_ ? database_->max_seeds() : -1; }  // -1: none
-  double database_seconds() const { return database_seconds_; }                   // loading it
+  // Throws ConfigError naming the mismatch when `p` has another pit count than the session
+  // or more seeds in its pits than config().max_seeds.
+  void check_fits(const Position& p) const;
+  double database_seconds() const { return database_seconds_; }  // loading it
   // The database directory's build stopped part way: it holds levels 0..database_seeds(),
   // its build set out to make levels 0..database_target_seeds() (-1: complete or in memory).
   int database_target_seeds() const { return database_target_seeds_; }

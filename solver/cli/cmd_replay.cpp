@@ -64,55 +64,9 @@ po::options_description replay_options() {
   po::options_description options("Replay options");
   // clang-format off
   options.add_options()
-      ("notation", po::value<std::string>()->default_value("finnish"), "finnish | irving")
-      ("record", po::value<std::vector<std::string>>(),
-       "the game record (usually given as positional arguments)")
       ("json", "print one JSON object instead of boards");
   // clang-format on
-  options.add(board_options(6, 4)).add(rule_options());
-  return options;
-}
-
-// The option an argument names in `known` (long: "--name" or "--name=value", a unique
-// prefix allowed as Boost allows it; short: "-m" or "-m6"), or nullptr (none, or a prefix
-// of several long names: the parser reports it).
-const po::option_description* named_option(const std::string& arg, const po::options_description& known) {
-  try {
-    if (arg.rfind("--", 0) == 0) return known.find_nothrow(arg.substr(2, arg.find('=') - 2), true);
-    return known.find_nothrow(arg.substr(0, 2), false);
-  } catch (const po::error&) {  // an ambiguous prefix
-    return nullptr;
-  }
-}
-
-// A Finnish record may start with '-' when North moves first ("-46, 1*-5"), and any
-// argument of a bad record may, which option parsing would take for an option. So an
-// argument is an option only when it names an option of `known` (a long one may be
-// abbreviated; any "--" followed by a letter counts too, so that the parser reports an
-// unknown one), or is the value of the option before it that takes one. Every other
-// argument ("-46", "-", "- 1", "-*", "-a"), and every one after "--", is a piece of the
-// record and is passed on as "--record=PIECE" (in order), which nothing can take for
-// another option or for an option's value.
-Args protect_records(const Args& args, const po::options_description& known) {
-  Args options;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--") {
-      for (std::size_t k = i + 1; k < args.size(); ++k) options.push_back("--record=" + args[k]);
-      break;
-    }
-    const bool long_form = a.size() > 2 && a[0] == '-' && a[1] == '-' && std::isalpha(static_cast<unsigned char>(a[2]));
-    const bool short_form = a.size() > 1 && a[0] == '-' && a[1] != '-';
-    const po::option_description* option = long_form || short_form ? named_option(a, known) : nullptr;
-    if (!long_form && !option) {
-      options.push_back("--record=" + a);
-      continue;
-    }
-    options.push_back(a);
-    const bool value_attached = long_form ? a.find('=') != std::string::npos : a.size() > 2;
-    if (option && option->semantic()->min_tokens() > 0 && !value_attached && i + 1 < args.size())
-      options.push_back(args[++i]);
-  }
+  options.add(record_options()).add(board_options(6, 4)).add(rule_options());
   return options;
 }
 
@@ -123,8 +77,7 @@ int run_replay(const Args& raw_args) {
   po::options_description known = options;
   add_help_option(known);
   const Args args = protect_records(raw_args, known);
-  po::positional_options_description positional;
-  positional.add("record", -1);
+  const po::positional_options_description positional = record_positional();
   po::variables_map vm;
   if (!parse_command("replay",
                      "[--pits M --seeds N | --position POS] [rule options] [--notation finnish|irving] "
@@ -133,16 +86,7 @@ int run_replay(const Args& raw_args) {
     return 0;
   const Rules rules = rules_from(vm);
   const Position start = position_from(vm);
-  Notation notation;
-  try {
-    notation = parse_notation(vm["notation"].as<std::string>());
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-  if (!vm.count("record")) throw UsageError("no game record given (see 'kalah replay --help')");
-  std::string record;
-  for (const auto& piece : vm["record"].as<std::vector<std::string>>()) record += (record.empty() ? "" : " ") + piece;
-
+  const auto [notation, record] = record_from(vm, "replay");
   const Replay r = replay(start, rules, notation, record);  // RecordError -> exit 1
   if (vm.count("json"))
     std::cout << api::json_text(api::replay_json(r, rules, notation)) << "\n";

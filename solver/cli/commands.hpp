@@ -16,5 +16,7 @@ int run_replay(const Args& args);    // replay a game record (Finnish or Irving 
 int run_db(const Args& args);        // endgame databases: build, info, probe, verify, stats
 int run_bench(const Args& args);     // fixed search benchmark with a node-count signature
 int run_job(const Args& args);       // proof jobs: init, run, status
+int run_label(const Args& args);     // every sowing's exact value for many positions (JSON lines)
+int run_analyze(const Args& args);   // every turn of a played game: value, best turns, mistakes
 
 }  // namespace kalah::cli

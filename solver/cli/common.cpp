@@ -156,6 +156,83 @@ std::string pits_text(const std::vector<int>& pits, const char* separator) {
 
 std::string rules_text(const Rules& rules) { return rules.preset_name() + " (" + rules.describe() + ")"; }
 
+namespace {
+
+// The option an argument names in `known` (long: "--name" or "--name=value", a unique
+// prefix allowed as Boost allows it; short: "-m" or "-m6"), or nullptr (none, or a prefix
+// of several long names: the parser reports it).
+const po::option_description* named_option(const std::string& arg, const po::options_description& known) {
+  try {
+    if (arg.rfind("--", 0) == 0) return known.find_nothrow(arg.substr(2, arg.find('=') - 2), true);
+    return known.find_nothrow(arg.substr(0, 2), false);
+  } catch (const po::error&) {  // an ambiguous prefix
+    return nullptr;
+  }
+}
+
+}  // namespace
+
+// A Finnish record may start with '-' when North moves first ("-46, 1*-5"), and any
+// argument of a bad record may, which option parsing would take for an option. So an
+// argument is an option only when it names an option of `known` (a long one may be
+// abbreviated; any "--" followed by a letter counts too, so that the parser reports an
+// unknown one), or is the value of the option before it that takes one. Every other
+// argument ("-46", "-", "- 1", "-*", "-a"), and every one after "--", is a piece of the
+// record and is passed on as "--record=PIECE" (in order), which nothing can take for
+// another option or for an option's value.
+Args protect_records(const Args& args, const po::options_description& known) {
+  Args options;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {
+      for (std::size_t k = i + 1; k < args.size(); ++k) options.push_back("--record=" + args[k]);
+      break;
+    }
+    const bool long_form = a.size() > 2 && a[0] == '-' && a[1] == '-' && std::isalpha(static_cast<unsigned char>(a[2]));
+    const bool short_form = a.size() > 1 && a[0] == '-' && a[1] != '-';
+    const po::option_description* option = long_form || short_form ? named_option(a, known) : nullptr;
+    if (!long_form && !option) {
+      options.push_back("--record=" + a);
+      continue;
+    }
+    options.push_back(a);
+    const bool value_attached = long_form ? a.find('=') != std::string::npos : a.size() > 2;
+    if (option && option->semantic()->min_tokens() > 0 && !value_attached && i + 1 < args.size())
+      options.push_back(args[++i]);
+  }
+  return options;
+}
+
+po::options_description record_options() {
+  po::options_description options("Record options");
+  // clang-format off
+  options.add_options()
+      ("notation", po::value<std::string>()->default_value("finnish"), "finnish | irving")
+      ("record", po::value<std::vector<std::string>>(),
+       "the game record (usually given as positional arguments)");
+  // clang-format on
+  return options;
+}
+
+po::positional_options_description record_positional() {
+  po::positional_options_description positional;
+  positional.add("record", -1);
+  return positional;
+}
+
+std::pair<Notation, std::string> record_from(const po::variables_map& vm, const std::string& command) {
+  Notation notation;
+  try {
+    notation = parse_notation(vm["notation"].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  if (!vm.count("record")) throw UsageError("no game record given (see 'kalah " + command + " --help')");
+  std::string record;
+  for (const auto& piece : vm["record"].as<std::vector<std::string>>()) record += (record.empty() ? "" : " ") + piece;
+  return {notation, record};
+}
+
 po::positional_options_description dir_positional() {
   po::positional_options_description p;
   p.add("dir", 1);

@@ -11,8 +11,10 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "engine/notation.hpp"
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
 
@@ -36,6 +38,16 @@ Position position_from(const po::variables_map& vm);
 
 // The first positional argument as the option "dir" (kalah db info DIR, kalah job run DIR).
 po::positional_options_description dir_positional();
+// Commands that read a game record (replay, analyze): --notation and --record (the
+// positional arguments), and the record's pieces joined with its notation. Throws UsageError.
+po::options_description record_options();
+po::positional_options_description record_positional();
+std::pair<Notation, std::string> record_from(const po::variables_map& vm, const std::string& command);
+// A Finnish record may start with '-' ("-46, 1*-5"), which option parsing would take for an
+// option: every argument that is not an option of `known` becomes "--record=PIECE".
+using Args = std::vector<std::string>;
+Args protect_records(const Args& args, const po::options_description& known);
+
 // --help/-h, which parse_command adds to every subcommand's options.
 void add_help_option(po::options_description& options);
 
