@@ -18,5 +18,6 @@ int run_bench(const Args& args);     // fixed search benchmark with a node-count
 int run_job(const Args& args);       // proof jobs: init, run, status
 int run_label(const Args& args);     // every sowing's exact value for many positions (JSON lines)
 int run_analyze(const Args& args);   // every turn of a played game: value, best turns, mistakes
+int run_sample(const Args& args);    // random reachable positions
 
 }  // namespace kalah::cli

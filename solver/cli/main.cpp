@@ -24,6 +24,7 @@ const Command kCommands[] = {
     {"replay", kalah::cli::run_replay, "replay a game record (Finnish or Irving notation)"},
     {"analyze", kalah::cli::run_analyze, "every turn of a game record: value, best turns, mistakes"},
     {"label", kalah::cli::run_label, "every sowing's exact value for many positions, JSON lines"},
+    {"sample", kalah::cli::run_sample, "random reachable positions with a given number of seeds in the pits"},
     {"db", kalah::cli::run_db, "endgame databases: build, info, probe, verify, stats"},
     {"job", kalah::cli::run_job, "resumable proof jobs: init, run (threads or MPI ranks), status"},
     {"bench", kalah::cli::run_bench, "fixed search benchmark; prints a node-count signature"},
