@@ -18,6 +18,7 @@
 #include "engine/rules.hpp"
 #include "engine/sample.hpp"
 #include "solver/api/label.hpp"
+#include "solver/api/report_json.hpp"
 #include "solver/api/reports.hpp"
 #include "solver/api/session.hpp"
 
@@ -36,27 +37,9 @@ Rules rules_from(const std::string& preset, const std::optional<std::string>& so
   return r;
 }
 
+// The keys and values of a `kalah label` line (api::to_json), as a Python dict.
 py::dict label_dict(const api::LabelReport& r) {
-  py::dict d;
-  d["position"] = r.position.to_text();
-  d["to_move"] = std::string(1, side_letter(r.position.to_move));
-  d["value"] = r.values.value;
-  py::list moves, best;
-  for (const SowingValue& m : r.values.moves) {
-    const int loss = margin_lost(r.position.to_move, r.values.value, m.value);
-    py::dict move;
-    move["pit"] = m.pit + 1;
-    move["value"] = m.value;
-    move["extra_turn"] = m.extra_turn;
-    move["loss"] = loss;
-    moves.append(move);
-    if (loss == 0) best.append(m.pit + 1);
-  }
-  d["moves"] = moves;
-  d["best"] = best;
-  d["nodes"] = r.nodes;
-  d["seconds"] = r.seconds;
-  return d;
+  return py::module_::import("json").attr("loads")(api::to_json(r).dump()).cast<py::dict>();
 }
 
 // One open session and the configuration that opened it (label_batch opens its workers
@@ -176,7 +159,7 @@ PYBIND11_MODULE(kalah, m) {
       .def("value", &Solver::value, py::arg("position"),
            "The exact value of a position (text format), South minus North.")
       .def("moves", &Solver::moves, py::arg("position"),
-           "The value and every legal sowing's value, best for the side to move first: a dict with position, "
+           "The value and every legal sowing's value, best for the side to move first: a dict with position, pits, "
            "to_move, value, moves (pit, value, extra_turn, loss), best, nodes, seconds.")
       .def("label_batch", &Solver::label_batch, py::arg("positions"), py::arg("threads") = 0,
            "moves() for a list of positions on worker threads (the GIL released), in order; a bad position "
