@@ -69,7 +69,8 @@ int run_run(const Args& args) {
   options.add_options()
       ("dir", po::value<std::string>()->required(), "job directory (kalah job init)")
       ("workers,w", po::value<int>()->default_value(1), "worker threads in this process, each with its own table (under mpirun: ignored, every other rank is a worker)")
-      ("unit-seconds", po::value<double>()->default_value(30), "a unit's budget: a unit that runs longer is stopped and its board expanded")
+      ("unit-seconds", po::value<double>()->default_value(30), "a unit's first budget: a unit that runs longer is stopped and its board asked again with twice the budget")
+      ("max-unit-seconds", po::value<double>()->default_value(0), "the largest budget; a unit over it has its board expanded (0: 64 x --unit-seconds)")
       ("hours", po::value<double>()->default_value(0), "stop after this many hours (0: run to the end); run again to go on")
       ("json", "print the report as one JSON object when the run ends");
   // clang-format on
@@ -77,7 +78,8 @@ int run_run(const Args& args) {
   po::variables_map vm;
   const auto pos = dir_positional();
   if (!parse_command("job run",
-                     "DIR [--db DIR] [--workers W] [--threads T] [--unit-seconds S] [--hours H] [--tt-memory SIZE] "
+                     "DIR [--db DIR] [--workers W] [--threads T] [--unit-seconds S] [--max-unit-seconds S] [--hours H] "
+                     "[--tt-memory SIZE] "
                      "[--memory SIZE] [--json]",
                      options, args, vm, &pos))
     return 0;
@@ -90,6 +92,9 @@ int run_run(const Args& args) {
   config.run.unit_seconds = vm["unit-seconds"].as<double>();
   if (!(config.run.unit_seconds > 0) || config.run.unit_seconds > 1e6)
     throw UsageError("--unit-seconds must be above 0 and at most 1000000");
+  config.run.max_unit_seconds = vm["max-unit-seconds"].as<double>();
+  if (!(config.run.max_unit_seconds >= 0) || config.run.max_unit_seconds > 1e8)
+    throw UsageError("--max-unit-seconds must be between 0 and 100000000");
   config.run.hours = vm["hours"].as<double>();
   if (!(config.run.hours >= 0) || config.run.hours > 1e5) throw UsageError("--hours must be between 0 and 100000");
   config.run.cancel = interrupt_flag();
@@ -113,8 +118,8 @@ int run_run(const Args& args) {
     const nlohmann::ordered_json r = nlohmann::ordered_json::parse(s.report_json);
     std::cout << "job       " << dir << "\n"
               << "run       " << s.outcome << ": " << s.units << " units, " << s.nodes << " nodes, " << s.expansions
-              << " expansions in " << duration_text(s.seconds) << " (front end " << duration_text(s.front_end_seconds)
-              << ")\n";
+              << " expansions, " << s.regrown << " budgets doubled in " << duration_text(s.seconds) << " (front end "
+              << duration_text(s.front_end_seconds) << ")\n";
     if (s.finished)
       std::cout << "value     " << signed_value(r["value"].get<int>()) << " (South minus North)\n"
                 << "report    kalah job status " << dir << " --json (as kalah "

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "solver/api/report_json.hpp"
 #include "solver/api/reports.hpp"
@@ -33,6 +34,7 @@ class FrontEnd {
     int node;
     bool test;
     int gamma;
+    double budget;
     Clock::time_point started;
   };
   // MTD(f) state of one goal: galloping from the guess, then bisection.
@@ -78,6 +80,14 @@ class FrontEnd {
   int goal_ = 0, goal_gamma_ = 0;
   std::set<int> asked_value_;       // nodes a value unit has been sent for (this run or before)
   std::vector<int> pending_goals_;  // boards the report will ask about, in its order
+  // Per leaf (this run): the budget of its next unit when not the first, and the worker slot
+  // whose table holds work on it.
+  std::unordered_map<int, double> budget_;
+  std::unordered_map<int, int> slot_;
+  double max_budget() const {
+    return options_.max_unit_seconds > 0 ? std::max(options_.max_unit_seconds, options_.unit_seconds)
+                                         : 64 * options_.unit_seconds;
+  }
 };
 
 void FrontEnd::save(std::vector<int> touched, const UnitRecord* unit) {
@@ -230,9 +240,12 @@ void FrontEnd::submit(int node, bool test, int gamma) {
   u.board = n.board;
   u.test = test;
   u.gamma = gamma;
-  u.seconds = options_.unit_seconds;
+  const auto budget = budget_.find(node);
+  u.seconds = budget != budget_.end() ? budget->second : options_.unit_seconds;
+  const auto slot = slot_.find(node);
+  u.prefer_slot = slot != slot_.end() ? slot->second : -1;
   if (!test) asked_value_.insert(node);
-  in_flight_.emplace(u.id, InFlight{node, test, gamma, Clock::now()});
+  in_flight_.emplace(u.id, InFlight{node, test, gamma, u.seconds, Clock::now()});
   tree_.add_in_flight(node, 1);
   pool_.submit(u);
 }
@@ -322,13 +335,26 @@ void FrontEnd::apply(const UnitOutcome& out) {
   }
   const TopNode& n = tree_.node(f.node);
   const bool answered = f.test ? tree_.decided(f.node, f.gamma) != 0 : n.exact();
-  // Only a unit that ran out of budget splits its leaf (a stopped one would split the tree
-  // down to the database for nothing).
+  // A unit that ran out of budget keeps its work: the leaf's next unit gets twice the budget
+  // and prefers the same worker. Past the maximum budget the leaf is expanded; its children
+  // start from half that budget on the same worker. A stopped unit changes nothing (it would
+  // split the tree down to the database for nothing).
   if (!answered && out.over_budget && !stopping_ && !n.expanded && !n.terminal) {
-    touched.push_back(f.node);
-    const std::vector<int> created = tree_.expand(f.node, &touched);
-    touched.insert(touched.end(), created.begin(), created.end());
-    ++summary_.expansions;
+    if (out.slot >= 0) slot_[f.node] = out.slot;
+    if (f.budget < max_budget()) {
+      budget_[f.node] = std::min(2 * f.budget, max_budget());
+      ++summary_.regrown;
+    } else {
+      touched.push_back(f.node);
+      const std::vector<int> created = tree_.expand(f.node, &touched);
+      touched.insert(touched.end(), created.begin(), created.end());
+      for (const TopEdge& e : tree_.node(f.node).edges) {
+        if (budget_.count(e.child)) continue;
+        budget_[e.child] = std::max(options_.unit_seconds, f.budget / 2);
+        if (out.slot >= 0) slot_[e.child] = out.slot;
+      }
+      ++summary_.expansions;
+    }
   }
   UnitRecord r;
   r.node = f.node;

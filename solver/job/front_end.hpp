@@ -5,11 +5,13 @@
 // by the same code (api::openings_from, api::solve_from) from an oracle that is the job: each
 // board the analysis asks about becomes a goal, "the exact value of this node", reached by
 // MTD(f) over the top tree. The first unit on a goal that is still a leaf asks its exact value;
-// if that runs over the unit budget, the leaf is expanded and the goal is narrowed by tests
-// "value >= gamma" (gamma from the guess the value unit left, then galloping and bisection).
-// A test is decided over the top tree (top_tree.hpp): its most-proving free leaf becomes the
-// next unit, and a unit that runs over its budget has its leaf expanded. When every free leaf
-// is busy and a worker idles, the oldest busy leaf is expanded so its children can be shared.
+// if that runs over the unit budget, the goal is narrowed by tests "value >= gamma" (gamma from
+// the guess the value unit left, then galloping and bisection). A test is decided over the top
+// tree (top_tree.hpp): its most-proving free leaf becomes the next unit. A unit that runs over
+// its budget keeps its work: its leaf's budget doubles and the next unit on it prefers the same
+// worker (whose table holds what the search did), up to the maximum budget; past that the leaf
+// is expanded. When every free leaf is busy and a worker idles, the oldest busy leaf is
+// expanded so its children can be shared: that, not a small budget, is what splits the work.
 // Every finished unit is committed with the bounds it moved before the next unit goes out.
 // Stopping (Ctrl-C, --hours) lets the units under way report what they proved, commits them,
 // and ends the run; the next run starts from the store.
@@ -27,8 +29,12 @@
 namespace kalah::job {
 
 struct RunOptions {
-  double unit_seconds = 30;  // a unit's budget
-  double hours = 0;          // stop after this long; 0: run to the end
+  double unit_seconds = 30;  // a unit's first budget
+  // A unit over budget on a leaf is asked again with twice the budget (on the same worker when
+  // idle, whose table holds the work) up to this budget; past it the leaf is expanded.
+  // 0: 64 x unit_seconds.
+  double max_unit_seconds = 0;
+  double hours = 0;  // stop after this long; 0: run to the end
   // Units on boards with at most this many seeds (the workers' database) ask the exact value.
   int database_seeds = -1;
   const std::atomic<bool>* cancel = nullptr;    // set by Ctrl-C: stop
@@ -43,6 +49,7 @@ struct RunSummary {
   bool already = false;                                // it was complete before this run
   std::string outcome;                                 // "finished", "stopped after ...", "interrupted"
   std::uint64_t units = 0, nodes = 0, expansions = 0;  // this run's
+  std::uint64_t regrown = 0;                           // units over budget whose leaf was given a doubled budget
   double seconds = 0;
   double front_end_seconds = 0;  // this run's time in the front end (selection, store)
   std::string report_json;       // the report (interrupted: with the bounds so far)

@@ -11,6 +11,7 @@
 #include "solver/db/directory_lock.hpp"
 #include "solver/job/job.hpp"
 #include "solver/job/sqlite.hpp"
+#include "solver/job/worker_pool.hpp"
 #include "solver/reference/reference_solver.hpp"
 #include "testing/rule_sets.hpp"
 #include "testing/scratch_dir.hpp"
@@ -37,12 +38,15 @@ api::Json reference_openings(const Position& p, const Rules& rules) {
   return without_stats(api::to_json(api::openings_from(p, rules, oracle)));
 }
 
-job::LocalRun small_run(int workers, double unit_seconds) {
+// Units of `unit_seconds`, growing to `max_unit_seconds` (by default not at all: a unit over
+// budget has its leaf expanded at once, so the top tree grows most).
+job::LocalRun small_run(int workers, double unit_seconds, double max_unit_seconds = 0) {
   job::LocalRun run;
   run.session.table_bytes = std::uint64_t(16) << 20;
   run.session.threads = 1;
   run.workers = workers;
   run.run.unit_seconds = unit_seconds;
+  run.run.max_unit_seconds = max_unit_seconds > 0 ? max_unit_seconds : unit_seconds;
   return run;
 }
 
@@ -60,21 +64,71 @@ api::Json report_of(const job::RunSummary& s) { return without_stats(api::Json::
 }  // namespace
 
 TEST_CASE("a job's openings equal the reference solver's, every value rule set", "[job]") {
+  std::uint64_t regrown = 0, expansions = 0;
   for (const Rules& rules : test::all_value_rules()) {
     for (const auto& [m, n] : {std::pair{3, 3}, std::pair{4, 2}, std::pair{2, 5}}) {
-      INFO(rules.describe() << " Kalah(" << m << "," << n << ")");
-      ScratchDir dir("job");
-      const Position p = Position::start(m, n);
-      job::init_job(dir.path / "j", spec_of(p, rules));
-      // Units of a tenth of a millisecond: most run over, so the tree grows and tests decide it.
-      const job::RunSummary s = job::run_local_job(dir.path / "j", small_run(2, 1e-4));
-      REQUIRE(s.finished);
-      CHECK(report_of(s) == reference_openings(p, rules));
-      const job::JobStatus st = job::job_status(dir.path / "j");
-      CHECK(st.lower == st.upper);
-      CHECK(st.report_json.has_value());
+      // Units of a tenth of a millisecond: most run over, so the tree grows and tests decide
+      // it; once with leaves expanded at the first unit over budget, once with budgets that
+      // double up to 0.8 ms first (on the worker that did the work) and expand after.
+      for (const double max_unit_seconds : {1e-4, 8e-4}) {
+        INFO(rules.describe() << " Kalah(" << m << "," << n << "), units up to " << max_unit_seconds << " s");
+        ScratchDir dir("job");
+        const Position p = Position::start(m, n);
+        job::init_job(dir.path / "j", spec_of(p, rules));
+        const job::RunSummary s = job::run_local_job(dir.path / "j", small_run(2, 1e-4, max_unit_seconds));
+        REQUIRE(s.finished);
+        CHECK(report_of(s) == reference_openings(p, rules));
+        const job::JobStatus st = job::job_status(dir.path / "j");
+        CHECK(st.lower == st.upper);
+        CHECK(st.report_json.has_value());
+        if (max_unit_seconds == 1e-4) CHECK(s.regrown == 0);
+        regrown += s.regrown;
+        expansions += s.expansions;
+      }
     }
   }
+  CHECK(regrown > 0);
+  CHECK(expansions > 0);
+}
+
+TEST_CASE("a local pool gives a unit to the worker it prefers when idle, else to any", "[job]") {
+  std::vector<std::unique_ptr<job::Worker>> workers;
+  for (int i = 0; i < 3; ++i) {
+    api::SessionConfig c;
+    c.pits = 3;
+    c.max_seeds = 12;
+    c.threads = 1;
+    c.table_bytes = std::uint64_t(1) << 20;
+    workers.push_back(std::make_unique<job::Worker>(c, "w" + std::to_string(i)));
+  }
+  const std::atomic<bool> stop{false};
+  job::LocalPool pool(std::move(workers), &stop, 1);
+  job::Unit u;
+  u.board = Position::start(3, 2).board();
+  u.seconds = 10;
+  for (int round = 0; round < 20; ++round) {
+    for (int slot = 0; slot < 3; ++slot) {
+      u.id = static_cast<std::uint64_t>(round * 3 + slot + 1);
+      u.prefer_slot = slot;
+      pool.submit(u);
+      std::optional<job::UnitOutcome> out;
+      while (!(out = pool.wait_for(1))) {
+      }
+      CHECK(out->id == u.id);
+      CHECK(out->slot == slot);
+      CHECK(out->worker == "w" + std::to_string(slot));
+      CHECK(out->complete);
+    }
+  }
+  // A unit that prefers a slot the pool does not have goes to any worker.
+  u.id = 1000;
+  u.prefer_slot = 7;
+  pool.submit(u);
+  std::optional<job::UnitOutcome> out;
+  while (!(out = pool.wait_for(1))) {
+  }
+  CHECK(out->id == 1000);
+  CHECK(out->slot >= 0);
 }
 
 TEST_CASE("a job from a middle position, value only, equals kalah solve --value-only", "[job]") {

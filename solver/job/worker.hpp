@@ -26,6 +26,9 @@ struct Unit {
   bool test = false;  // a test "value >= gamma"; else the exact value
   int gamma = 0;
   double seconds = 60;  // the budget: past it the search stops and reports its bounds
+  // The pool's worker slot to run it on when that worker is idle (its table holds work on this
+  // board); -1, or a busy slot: any idle worker.
+  int prefer_slot = -1;
 };
 
 struct UnitOutcome {
@@ -38,6 +41,7 @@ struct UnitOutcome {
   std::uint64_t nodes = 0;
   double seconds = 0;
   std::string worker;
+  int slot = -1;      // the pool's worker slot that ran it (0 .. size-1), set by the pool
   std::string error;  // non-empty: the unit could not be answered (nothing was proven)
 };
 

@@ -6,8 +6,9 @@ namespace kalah::job {
 
 LocalPool::LocalPool(std::vector<std::unique_ptr<Worker>> workers, const std::atomic<bool>* stop,
                      int threads_per_worker)
-    : workers_(std::move(workers)), stop_(stop), threads_(threads_per_worker) {
-  for (auto& w : workers_) threads_list_.emplace_back([this, &w] { loop(*w); });
+    : workers_(std::move(workers)), stop_(stop), threads_(threads_per_worker), busy_(workers_.size(), 0) {
+  for (std::size_t i = 0; i < workers_.size(); ++i)
+    threads_list_.emplace_back([this, i] { loop(static_cast<int>(i)); });
 }
 
 LocalPool::~LocalPool() {
@@ -19,15 +20,30 @@ LocalPool::~LocalPool() {
   for (auto& t : threads_list_) t.join();
 }
 
-void LocalPool::loop(Worker& w) {
+void LocalPool::loop(int slot) {
+  Worker& w = *workers_[static_cast<std::size_t>(slot)];
+  // The unit this worker takes: the first one that prefers it, else the first one whose
+  // preferred worker is busy or none (a unit that prefers an idle worker is left to that one).
+  auto pick = [&]() -> std::optional<std::size_t> {
+    std::optional<std::size_t> any;
+    for (std::size_t i = 0; i < queue_.size(); ++i) {
+      const int p = queue_[i].prefer_slot;
+      if (p == slot) return i;
+      const bool free_for_all = p < 0 || p >= static_cast<int>(busy_.size()) || busy_[static_cast<std::size_t>(p)];
+      if (free_for_all && !any) any = i;
+    }
+    return any;
+  };
   for (;;) {
     Unit u;
     {
       std::unique_lock lock(mutex_);
-      work_ready_.wait(lock, [&] { return closing_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // closing
-      u = queue_.front();
-      queue_.pop_front();
+      std::optional<std::size_t> i;
+      work_ready_.wait(lock, [&] { return closing_ || (i = pick()).has_value(); });
+      if (!i) return;  // closing
+      u = queue_[*i];
+      queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(*i));
+      busy_[static_cast<std::size_t>(slot)] = 1;
     }
     UnitOutcome out;
     try {
@@ -39,11 +55,14 @@ void LocalPool::loop(Worker& w) {
       out.worker = w.name();
       out.error = e.what();
     }
+    out.slot = slot;
     {
       std::lock_guard lock(mutex_);
+      busy_[static_cast<std::size_t>(slot)] = 0;
       results_.push_back(std::move(out));
     }
     result_ready_.notify_one();
+    work_ready_.notify_all();  // a unit that preferred this worker may now go to another
   }
 }
 
@@ -52,7 +71,7 @@ void LocalPool::submit(const Unit& unit) {
     std::lock_guard lock(mutex_);
     queue_.push_back(unit);
   }
-  work_ready_.notify_one();
+  work_ready_.notify_all();  // the preferred worker must see it
 }
 
 std::optional<UnitOutcome> LocalPool::wait_for(double seconds) {

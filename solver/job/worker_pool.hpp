@@ -21,8 +21,8 @@ class WorkerPool {
  public:
   virtual ~WorkerPool() = default;
   virtual int size() const = 0;  // workers: the front end keeps at most this many units out
-  // Hands a unit to an idle worker. Raising `stop` (given at construction) makes the units
-  // under way stop soon and report what they proved.
+  // Hands a unit to an idle worker: unit.prefer_slot when that one is idle. Raising `stop` (given at construction)
+  // makes the units under way stop soon and report what they proved.
   virtual void submit(const Unit& unit) = 0;
   // The next finished unit, or none when `seconds` pass first.
   virtual std::optional<UnitOutcome> wait_for(double seconds) = 0;
@@ -40,13 +40,14 @@ class LocalPool : public WorkerPool {
   int threads_per_worker() const override { return threads_; }
 
  private:
-  void loop(Worker& w);
+  void loop(int slot);
   std::vector<std::unique_ptr<Worker>> workers_;
   const std::atomic<bool>* stop_;
   int threads_;
   std::mutex mutex_;
   std::condition_variable work_ready_, result_ready_;
   std::deque<Unit> queue_;
+  std::vector<char> busy_;  // [slot], under mutex_
   std::deque<UnitOutcome> results_;
   bool closing_ = false;
   std::vector<std::thread> threads_list_;

@@ -59,7 +59,10 @@ class MpiPool : public job::WorkerPool {
   int size() const override { return static_cast<int>(busy_.size()) - 1; }
   int threads_per_worker() const override { return threads_; }
   void submit(const job::Unit& u) override {
-    for (std::size_t r = 1; r < busy_.size(); ++r) {
+    // Slot s is rank s + 1; the preferred rank when idle, else the first idle one.
+    const std::size_t preferred = static_cast<std::size_t>(u.prefer_slot) + 1;
+    const bool take_preferred = u.prefer_slot >= 0 && preferred < busy_.size() && !busy_[preferred];
+    for (std::size_t r = take_preferred ? preferred : 1; r < busy_.size(); ++r) {
       if (busy_[r]) continue;
       busy_[r] = true;
       send(Json{{"id", u.id},
@@ -100,6 +103,7 @@ class MpiPool : public job::WorkerPool {
     o.nodes = j.at("nodes").get<std::uint64_t>();
     o.seconds = j.at("seconds").get<double>();
     o.worker = j.at("worker").get<std::string>();
+    o.slot = st.MPI_SOURCE - 1;
     o.error = j.value("error", std::string());
     return o;
   }
