@@ -7,6 +7,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -89,28 +93,67 @@ class Solver {
   }
 
   // Every position's label (a dict, or {"error": ...} for a bad one), in order, on `threads`
-  // workers (0: the session's thread count).
+  // workers (0: the session's thread count). The batch runs on its own thread while this one,
+  // the caller's (Python's main thread as a rule), looks at Python's signals every tenth of a
+  // second: Ctrl-C stops the searches under way and raises KeyboardInterrupt.
   py::list label_batch(const std::vector<std::string>& texts, int threads) {
     const int workers = threads > 0 ? threads : std::max(1, session_->solver().threads());
     std::vector<api::BatchResult> results;
     results.reserve(texts.size());
+    std::atomic<bool> cancel{false};
+    api::SessionConfig batch = config_;
+    batch.cancel = &cancel;
+    bool interrupted = false;
+    std::exception_ptr failure;
     {
       py::gil_scoped_release release;
-      std::size_t next = 0;
-      api::label_batch(
-          config_, workers,
-          [&](api::BatchInput& in) {
-            if (next == texts.size()) return false;
-            try {
-              in.position = Position::parse(texts[next], config_.pits);
-            } catch (const std::invalid_argument& e) {
-              in.error = e.what();
-            }
-            ++next;
-            return true;
-          },
-          [&](const api::BatchInput&, const api::BatchResult& r) { results.push_back(r); });
+      std::mutex mutex;
+      std::condition_variable over_cv;
+      bool over = false;
+      std::thread runner([&] {
+        try {
+          std::size_t next = 0;
+          api::label_batch(
+              batch, workers,
+              [&](api::BatchInput& in) {
+                if (next == texts.size()) return false;
+                try {
+                  in.position = Position::parse(texts[next], config_.pits);
+                } catch (const std::invalid_argument& e) {
+                  in.error = e.what();
+                }
+                ++next;
+                return true;
+              },
+              [&](const api::BatchInput&, const api::BatchResult& r) { results.push_back(r); });
+        } catch (...) {
+          failure = std::current_exception();
+        }
+        std::lock_guard lock(mutex);
+        over = true;
+        over_cv.notify_all();
+      });
+      std::unique_lock lock(mutex);
+      while (!over_cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return over; })) {
+        lock.unlock();
+        {
+          py::gil_scoped_acquire acquire;
+          if (!interrupted && PyErr_CheckSignals() != 0) {  // a handler raised (KeyboardInterrupt)
+            PyErr_Clear();
+            interrupted = true;
+            cancel = true;
+          }
+        }
+        lock.lock();
+      }
+      lock.unlock();
+      runner.join();
     }
+    if (interrupted) {
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
+      throw py::error_already_set();
+    }
+    if (failure) std::rethrow_exception(failure);
     py::list out;
     for (const api::BatchResult& r : results) {
       if (r.report) {
@@ -163,7 +206,7 @@ PYBIND11_MODULE(kalah, m) {
            "to_move, value, moves (pit, value, extra_turn, loss), best, nodes, seconds.")
       .def("label_batch", &Solver::label_batch, py::arg("positions"), py::arg("threads") = 0,
            "moves() for a list of positions on worker threads (the GIL released), in order; a bad position "
-           "gives {'error': reason}.");
+           "gives {'error': reason}. Ctrl-C stops it within a tenth of a second with KeyboardInterrupt.");
   m.def(
       "sample",
       [](int pits, int seeds, int pit_seeds, std::uint64_t seed, const std::string& rules) {

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """The Python module (solver/python/module.cpp) against the command line: value() equals
 `kalah solve`, moves() and label_batch() equal `kalah label`, for each value rule set on small
-boards; bad input raises ValueError; sample() gives the seeds asked for. Run by ctest with
+boards; bad input raises ValueError; sample() gives the seeds asked for; Ctrl-C stops a batch. Run by ctest with
 PYTHONPATH at the built module and KALAH_BINARY at the built tool."""
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
+import time
 
 import kalah
 
@@ -83,6 +85,24 @@ def main():
     for t in threads:
         t.join(timeout=60)
     check(len(values) == 4 and len(set(values)) == 1, "values from four threads")
+
+    # Ctrl-C during a long batch (positions with many seeds and no database) raises
+    # KeyboardInterrupt soon; the solver answers again afterwards.
+    big = kalah.Solver(pits=6, seeds=4, threads=2, table_bytes=64 << 20)
+    positions = [kalah.sample(6, 4, 40, seed=s) for s in range(400)]
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        big.label_batch(positions, threads=2)
+        interrupted = False
+    except KeyboardInterrupt:
+        interrupted = True
+    elapsed = time.monotonic() - start
+    timer.join()
+    check(interrupted or elapsed < 0.5, f"Ctrl-C: no KeyboardInterrupt, the batch ran {elapsed:.1f} s")
+    check(elapsed < 10, f"Ctrl-C: the batch stopped only after {elapsed:.1f} s")
+    check(big.value(kalah.sample(6, 4, 20, seed=1)) in range(-48, 49), "a value after Ctrl-C")
     print("python module:", "ok" if failures == 0 else f"{failures} failures")
     return 1 if failures else 0
 
