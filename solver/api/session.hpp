@@ -50,12 +50,18 @@ struct SessionConfig {
   DatabaseLayout database_layout = DatabaseLayout::as_filed;
   std::shared_ptr<const EndgameDatabase> database;
   std::uint64_t table_bytes = std::uint64_t(1) << 30;  // asked for; capped to the problem
-  std::uint64_t memory_bytes = 0;                      // for the table and the database together; 0: physical memory
-  int threads = 0;                                     // 0: all cores
-  int table_seeds_above_db = 8;                        // search::SolverOptions::table_seeds_above_db
-  std::function<void(const std::string&)> progress;    // a line per MTD(f) pass of a long value
-  std::function<void(const std::string&)> note;        // one-line notes while loading the database (a damaged cache)
-  const std::atomic<bool>* cancel = nullptr;           // once set, work stops with search::Interrupted
+  // Allocate the table at its full size at once (pages are touched only as it fills) so that
+  // shared_table() can hand it to other sessions.
+  bool table_shareable = false;
+  // Another session's table (Session::shared_table()), searched by both at once; table_bytes
+  // is then ignored and the table is not counted in this session's memory budget.
+  std::shared_ptr<search::TranspositionTable> table;
+  std::uint64_t memory_bytes = 0;                    // for the table and the database together; 0: physical memory
+  int threads = 0;                                   // 0: all cores
+  int table_seeds_above_db = 8;                      // search::SolverOptions::table_seeds_above_db
+  std::function<void(const std::string&)> progress;  // a line per MTD(f) pass of a long value
+  std::function<void(const std::string&)> note;      // one-line notes while loading the database (a damaged cache)
+  const std::atomic<bool>* cancel = nullptr;         // once set, work stops with search::Interrupted
 };
 
 // Whether a database directory scanned as `scan` is held packed under `layout` (as_filed:
@@ -78,6 +84,10 @@ class Session {
   const EndgameDatabase* database() const { return database_.get(); }
   // The same, to share with other sessions (SessionConfig::database): one copy in memory.
   std::shared_ptr<const EndgameDatabase> shared_database() const { return database_; }
+  // The table, to share with other sessions of the same pits and seeds (SessionConfig::table):
+  // their searches then build on each other's. Needs SessionConfig::table_shareable (else
+  // std::logic_error: a table still growing cannot be shared).
+  std::shared_ptr<search::TranspositionTable> shared_table() { return solver_->shared_table(); }
   int database_seeds() const { return database_ ? database_->max_seeds() : -1; }  // -1: none
   // Throws ConfigError naming the mismatch when `p` has another pit count than the session
   // or more seeds in its pits than config().max_seeds.

@@ -2,6 +2,7 @@
 #include "testing/catch.hpp"
 
 #include <algorithm>
+#include <thread>
 
 #include "solver/db/database.hpp"
 #include "solver/search/solver.hpp"
@@ -97,6 +98,44 @@ TEST_CASE("search: parallel and serial searches agree", "[search]") {
       if (tested % 5 == 0) REQUIRE(three.best_sowings(b) == serial.best_sowings(b));
     }
   }
+}
+
+TEST_CASE("search: Solvers sharing one table on two threads give the reference values", "[search]") {
+  // Two Solvers search the same positions at the same time on one table (as the label and
+  // job workers of one process do); each one's values equal the reference solver's.
+  std::mt19937 rng(11);
+  for (const Rules& rules : all_value_rules()) {
+    ReferenceSolver ref(5, rules);
+    std::vector<Board> boards;
+    while (boards.size() < 30) {
+      Board b;
+      if (test::random_board(5, 3, 14, rules, rng, b)) boards.push_back(b);
+    }
+    search::SolverOptions first = small_table(1);
+    first.table_bytes = std::size_t(1) << 20;  // small: entries are replaced while both search
+    first.table_initial_bytes = 0;
+    search::Solver a(5, rules, 14, first);
+    search::SolverOptions second = small_table(1);
+    second.table = a.shared_table();
+    search::Solver b(5, rules, 14, second);
+    CHECK(b.table_bytes() == a.table_bytes());
+    std::vector<int> from_a(boards.size()), from_b(boards.size());
+    std::thread other([&] {
+      for (std::size_t i = boards.size(); i-- > 0;) from_b[i] = b.value(boards[i]);  // the other way round
+    });
+    for (std::size_t i = 0; i < boards.size(); ++i) from_a[i] = a.value(boards[i]);
+    other.join();
+    for (std::size_t i = 0; i < boards.size(); ++i) {
+      INFO("rules " << rules.describe() << " board " << i);
+      const int v = ref.value(boards[i]);
+      CHECK(from_a[i] == v);
+      CHECK(from_b[i] == v);
+    }
+  }
+  search::SolverOptions growing = small_table(1);
+  growing.table_bytes = std::size_t(256) << 20;  // starts at 16 MiB: it can grow
+  search::Solver c(6, Rules{}, 30, growing);
+  CHECK_THROWS_AS(c.shared_table(), std::logic_error);
 }
 
 TEST_CASE("search: values with an endgame probe equal those without", "[search][slow]") {

@@ -45,20 +45,24 @@ std::size_t initial_table_bytes(int pits, int max_seeds, std::size_t asked) {
 }  // namespace
 
 Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions options)
-    : table_(table_bytes_for(pits, max_seeds, options.table_bytes),
-             initial_table_bytes(pits, max_seeds, options.table_initial_bytes)),
+    : table_(options.table ? options.table
+                           : std::make_shared<TranspositionTable>(
+                                 table_bytes_for(pits, max_seeds, options.table_bytes),
+                                 initial_table_bytes(pits, max_seeds, options.table_initial_bytes))),
+      table_shared_(options.table != nullptr),
       options_(std::move(options)) {
-  table_capped_ = table_bytes_for(pits, max_seeds, options_.table_bytes) < options_.table_bytes;
+  options_.table.reset();  // held in table_
+  table_capped_ = !table_shared_ && table_bytes_for(pits, max_seeds, options_.table_bytes) < options_.table_bytes;
   ctx_.pits = pits;
   ctx_.rules = rules.value_rules();
   ctx_.key = BoardKey(pits, std::max(max_seeds, 0));
-  ctx_.table = &table_;
+  ctx_.table = table_.get();
   ctx_.probe = options_.probe;
   // The move generator's tables; with an in-memory database, its indexing too.
   const BoardIndexer no_database(pits, 0);
   const BoardIndexer& indexer = ctx_.probe.database ? ctx_.probe.database->indexer() : no_database;
   ctx_.sowing = std::make_unique<base::SowTables>(indexer, std::max(max_seeds, 0));
-  if (ctx_.key.bits() - table_.index_bits() > TranspositionTable::kTagBits)
+  if (ctx_.key.bits() - table_->index_bits() > TranspositionTable::kTagBits)
     throw std::length_error("the transposition table is too small for exact keys of boards with " +
                             std::to_string(max_seeds) + " seeds (" + std::to_string(ctx_.key.bits()) +
                             "-bit keys, at most " + std::to_string(TranspositionTable::kTagBits) +
@@ -82,21 +86,29 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
 // contended cache line).
 void Solver::set_growth_point() {
   constexpr std::uint64_t kGrowAtOneIn = 8;
-  const std::uint64_t at = table_.capacity() / kGrowAtOneIn;
-  ctx_.grow_at = table_.can_grow() ? at : UINT64_MAX;
+  const std::uint64_t at = table_->capacity() / kGrowAtOneIn;
+  ctx_.grow_at = table_->can_grow() && !table_shared_ ? at : UINT64_MAX;
   ctx_.fill_batch = std::clamp<std::uint64_t>(at / (16 * static_cast<std::uint64_t>(threads_)), 1, 1024);
 }
 
+std::shared_ptr<TranspositionTable> Solver::shared_table() {
+  if (table_->can_grow())
+    throw std::logic_error("a transposition table that can still grow cannot be shared (table_initial_bytes 0)");
+  table_shared_ = true;
+  set_growth_point();
+  return table_;
+}
+
 void Solver::grow_table() {
-  table_.grow(threads_);
+  table_->grow(threads_);
   ++table_doublings_;
   set_growth_point();
   ctx_.grow.store(false);
 }
 
 std::pair<int, int> Solver::known_bounds(const Board& b, int k) const {
-  const BoardKey::Split key = ctx_.key.split(b, table_.index_bits());
-  const TableEntry known = table_.probe(key.index, key.tag);
+  const BoardKey::Split key = ctx_.key.split(b, table_->index_bits());
+  const TableEntry known = table_->probe(key.index, key.tag);
   return {std::max(base::min_value(k, ctx_.rules), known.lower), std::min(base::max_value(k), known.upper)};
 }
 
@@ -147,7 +159,7 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
 int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth) {
   ++passes_;
   for (;;) {
-    const BoardKey::Split key = ctx_.key.split(b, table_.index_bits());
+    const BoardKey::Split key = ctx_.key.split(b, table_->index_bits());
     int result = 0;
     if (threads_ == 1) {
       result = searchers_[0]->search(b, k, key, alpha, beta, depth);
@@ -170,7 +182,7 @@ int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int uppe
     if (!ctx_.grow.load()) return result;
     grow_table();  // the pass was stopped to grow: again, on twice the table
     if (options_.progress)
-      options_.progress("table grown to " + std::to_string(table_.bytes() >> 20) + " MiB at " +
+      options_.progress("table grown to " + std::to_string(table_->bytes() >> 20) + " MiB at " +
                         std::to_string(nodes()) + " nodes");
   }
 }

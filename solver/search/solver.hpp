@@ -46,6 +46,10 @@ struct SolverOptions {
   // up to table_bytes, whenever an eighth of its entries are in use (transposition_table.hpp,
   // "Growth"): a small problem touches little memory. 0: table_bytes from the start.
   std::size_t table_initial_bytes = std::size_t(16) << 20;
+  // A table another Solver made (Solver::shared_table()): the Solvers search it at the same
+  // time, as one Solver's threads do (every bound in it is proven, so each Solver's values are
+  // as exact as alone). table_bytes and table_initial_bytes are then ignored; it never grows.
+  std::shared_ptr<TranspositionTable> table;
   int threads = 1;     // <= 0: all cores (omp_get_max_threads)
   EndgameProbe probe;  // no database by default
   // MTD(f)'s first guess for a board with many seeds above the database: a depth-limited
@@ -115,13 +119,13 @@ class Solver {
   const Estimate& first_guess() const { return first_guess_; }
   // The deepest iteration of the iterative deepening of the latest value() call (0: none).
   int deepening_depth() const { return deepening_depth_; }
-  std::size_t table_bytes() const { return table_.bytes(); }  // the size reached so far
-  std::size_t table_max_bytes() const { return table_.max_bytes(); }
+  std::size_t table_bytes() const { return table_->bytes(); }  // the size reached so far
+  std::size_t table_max_bytes() const { return table_->max_bytes(); }
   int table_doublings() const { return table_doublings_; }
   // Was the table made smaller than asked because the problem has fewer boards?
   bool table_capped() const { return table_capped_; }
-  std::size_t table_capacity() const { return table_.capacity(); }
-  std::size_t table_used() const { return table_.used(); }  // entries in use (a scan)
+  std::size_t table_capacity() const { return table_->capacity(); }
+  std::size_t table_used() const { return table_->used(); }  // entries in use (a scan)
 
  private:
   // One null-window pass; throws Interrupted([lower, upper]) when cancelled during it. A
@@ -134,10 +138,19 @@ class Solver {
   std::pair<int, int> known_bounds(const Board& b, int k) const;
   void grow_table();
   void set_growth_point();
+
+ public:
+  // This Solver's table, for SolverOptions::table of other Solvers of the same pits and seeds.
+  // Throws std::logic_error unless the table is at its full size (table_initial_bytes 0 or
+  // reached), since a table other Solvers search cannot grow.
+  std::shared_ptr<TranspositionTable> shared_table();
+
+ private:
   std::uint64_t horizon_boards() const;
   int seeds_checked(const Board& b) const;
 
-  TranspositionTable table_;
+  std::shared_ptr<TranspositionTable> table_;
+  bool table_shared_ = false;  // handed out or taken in: it does not grow
   SearchContext ctx_;
   std::vector<std::unique_ptr<Searcher>> searchers_;
   int threads_ = 1;
