@@ -31,20 +31,22 @@ LabelReport label(Session& session, const Position& position) {
   return r;
 }
 
-bool label_batch(const SessionConfig& config, int workers, const std::function<bool(BatchInput&)>& next,
+bool label_batch(const SessionConfig& config, BatchWorkers workers, const std::function<bool(BatchInput&)>& next,
                  const std::function<void(const BatchInput&, const BatchResult&)>& done) {
-  if (workers < 1) throw ConfigError("a batch needs at least one worker, not " + std::to_string(workers));
+  if (workers.count < 1) throw ConfigError("a batch needs at least one worker, not " + std::to_string(workers.count));
   // The sessions: the first loads the database, the others share it; each has one search
-  // thread and its share of the table budget.
+  // thread, and the first one's table or its share of the table budget.
   std::vector<std::unique_ptr<Session>> sessions;
   SessionConfig each = config;
   each.threads = 1;
-  each.table_bytes = std::max<std::uint64_t>(config.table_bytes / workers, std::uint64_t(1) << 20);
+  if (!workers.share_table)
+    each.table_bytes = std::max<std::uint64_t>(config.table_bytes / workers.count, std::uint64_t(1) << 20);
   each.progress = nullptr;
   sessions.push_back(std::make_unique<Session>(each));
   each.database = sessions.front()->shared_database();
   each.database_dir.clear();
-  for (int w = 1; w < workers; ++w) sessions.push_back(std::make_unique<Session>(each));
+  if (workers.share_table && workers.count > 1) each.table_share = sessions.front()->table_share();
+  for (int w = 1; w < workers.count; ++w) sessions.push_back(std::make_unique<Session>(each));
 
   std::mutex mutex;  // guards everything below and the calls of next()
   std::condition_variable ready;
@@ -53,7 +55,7 @@ bool label_batch(const SessionConfig& config, int workers, const std::function<b
   bool stopped = false;                                                // cancelled, or a worker failed
   std::exception_ptr failure;                                          // what stopped it, when not a cancel
   std::map<std::size_t, std::pair<BatchInput, BatchResult>> finished;  // not yet delivered
-  int running = workers;
+  int running = workers.count;
 
   auto work = [&](Session& session) {
     for (;;) {

@@ -45,13 +45,20 @@ struct BatchResult {
   std::string error;  // the input's error, or why the position could not be labelled
 };
 
-// Labels a stream of positions on `workers` sessions of one search thread each, opened from
-// `config` (its table budget split between them, its database loaded once and shared).
-// `next(item)` fills the next input and returns false at the end; it is called by one
-// thread at a time. `done(input, result)` is called on the calling thread in input order.
-// Returns false when config.cancel stopped the batch: the results delivered are complete,
-// the ones in flight were dropped. Throws ConfigError / DatabaseError as Session does.
-bool label_batch(const SessionConfig& config, int workers, const std::function<bool(BatchInput&)>& next,
+// How a batch is spread: worker sessions of one search thread each, searching one table
+// (search/table_share.hpp: each builds on the others' proofs) or a table each (the budget
+// split between them).
+struct BatchWorkers {
+  int count = 1;
+  bool share_table = true;
+};
+
+// Labels a stream of positions on `workers.count` sessions opened from `config` (its database
+// loaded once and shared). `next(item)` fills the next input and returns false at the end; it
+// is called by one thread at a time. `done(input, result)` is called on the calling thread in
+// input order. Returns false when config.cancel stopped the batch: the results delivered are
+// complete, the ones in flight were dropped. Throws ConfigError / DatabaseError as Session does.
+bool label_batch(const SessionConfig& config, BatchWorkers workers, const std::function<bool(BatchInput&)>& next,
                  const std::function<void(const BatchInput&, const BatchResult&)>& done);
 
 }  // namespace kalah::api

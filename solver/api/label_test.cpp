@@ -115,35 +115,39 @@ TEST_CASE("label: a batch on 3 workers keeps the input order and passes bad inpu
   too_big.tag = static_cast<long long>(inputs.size());
   inputs.push_back(too_big);
 
-  std::size_t next_index = 0;
-  std::vector<std::pair<api::BatchInput, api::BatchResult>> got;
-  const bool complete = api::label_batch(
-      small_config(4, 3, rules), 3,
-      [&](api::BatchInput& in) {
-        if (next_index == inputs.size()) return false;
-        in = inputs[next_index++];
-        return true;
-      },
-      [&](const api::BatchInput& in, const api::BatchResult& r) { got.emplace_back(in, r); });
-  CHECK(complete);
-  REQUIRE(got.size() == inputs.size());
-  api::Session serial(small_config(4, 3, rules));
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    INFO(i);
-    CHECK(got[i].first.tag == static_cast<long long>(i));
-    if (i + 1 == got.size()) {
-      CHECK_FALSE(got[i].second.report);
-      CHECK(got[i].second.error.find("seeds in the pits") != std::string::npos);
-    } else if (i % 7 == 3) {
-      CHECK_FALSE(got[i].second.report);
-      CHECK(got[i].second.error == inputs[i].error);
-    } else {
-      REQUIRE(got[i].second.report);
-      const api::LabelReport expected = api::label(serial, positions[i]);
-      CHECK(got[i].second.report->values.value == expected.values.value);
-      for (std::size_t k = 0; k < expected.values.moves.size(); ++k) {
-        CHECK(got[i].second.report->values.moves[k].pit == expected.values.moves[k].pit);
-        CHECK(got[i].second.report->values.moves[k].value == expected.values.moves[k].value);
+  // Workers searching one table, then workers with a table each.
+  for (const bool share_table : {true, false}) {
+    INFO("share_table " << share_table);
+    std::size_t next_index = 0;
+    std::vector<std::pair<api::BatchInput, api::BatchResult>> got;
+    const bool complete = api::label_batch(
+        small_config(4, 3, rules), api::BatchWorkers{3, share_table},
+        [&](api::BatchInput& in) {
+          if (next_index == inputs.size()) return false;
+          in = inputs[next_index++];
+          return true;
+        },
+        [&](const api::BatchInput& in, const api::BatchResult& r) { got.emplace_back(in, r); });
+    CHECK(complete);
+    REQUIRE(got.size() == inputs.size());
+    api::Session serial(small_config(4, 3, rules));
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      INFO(i);
+      CHECK(got[i].first.tag == static_cast<long long>(i));
+      if (i + 1 == got.size()) {
+        CHECK_FALSE(got[i].second.report);
+        CHECK(got[i].second.error.find("seeds in the pits") != std::string::npos);
+      } else if (i % 7 == 3) {
+        CHECK_FALSE(got[i].second.report);
+        CHECK(got[i].second.error == inputs[i].error);
+      } else {
+        REQUIRE(got[i].second.report);
+        const api::LabelReport expected = api::label(serial, positions[i]);
+        CHECK(got[i].second.report->values.value == expected.values.value);
+        for (std::size_t k = 0; k < expected.values.moves.size(); ++k) {
+          CHECK(got[i].second.report->values.moves[k].pit == expected.values.moves[k].pit);
+          CHECK(got[i].second.report->values.moves[k].value == expected.values.moves[k].value);
+        }
       }
     }
   }
@@ -157,7 +161,7 @@ TEST_CASE("label: a cancelled batch stops, delivering a prefix of the input", "[
   std::size_t next_index = 0;
   std::vector<long long> tags;
   const bool complete = api::label_batch(
-      config, 2,
+      config, api::BatchWorkers{2},
       [&](api::BatchInput& in) {
         if (next_index == positions.size()) return false;
         in.position = positions[next_index];

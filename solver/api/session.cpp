@@ -61,7 +61,7 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
   std::uint64_t table_bytes = 0;
   try {
     // A table shared with another session was counted in that one's budget.
-    if (!config_.table)
+    if (!config_.table_share)
       table_bytes = search::Solver::table_bytes_for(config_.pits, config_.max_seeds, config_.table_bytes);
   } catch (const std::length_error& e) {
     throw ConfigError(e.what());  // keys wider than 63 bits: the board is too large to search
@@ -111,8 +111,7 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
   options.table_bytes = static_cast<std::size_t>(config_.table_bytes);
   options.threads = config_.threads;
   options.table_seeds_above_db = config_.table_seeds_above_db;
-  options.table = config_.table;
-  if (config_.table_shareable) options.table_initial_bytes = 0;
+  options.share = config_.table_share;
   options.progress = config_.progress;
   options.cancel = config_.cancel;
   if (database_) options.probe = search::database_probe(*database_);

@@ -50,12 +50,11 @@ struct SessionConfig {
   DatabaseLayout database_layout = DatabaseLayout::as_filed;
   std::shared_ptr<const EndgameDatabase> database;
   std::uint64_t table_bytes = std::uint64_t(1) << 30;  // asked for; capped to the problem
-  // Allocate the table at its full size at once (pages are touched only as it fills) so that
-  // shared_table() can hand it to other sessions.
-  bool table_shareable = false;
-  // Another session's table (Session::shared_table()), searched by both at once; table_bytes
-  // is then ignored and the table is not counted in this session's memory budget.
-  std::shared_ptr<search::TranspositionTable> table;
+  // Another session's table and busy marks (Session::table_share()), searched by both at
+  // once (search/table_share.hpp); table_bytes is then ignored and the table is not counted
+  // in this session's memory budget. The sessions must have the same pits, seeds and value
+  // rules (else ConfigError).
+  std::shared_ptr<search::TableShare> table_share;
   std::uint64_t memory_bytes = 0;                    // for the table and the database together; 0: physical memory
   int threads = 0;                                   // 0: all cores
   int table_seeds_above_db = 8;                      // search::SolverOptions::table_seeds_above_db
@@ -84,10 +83,10 @@ class Session {
   const EndgameDatabase* database() const { return database_.get(); }
   // The same, to share with other sessions (SessionConfig::database): one copy in memory.
   std::shared_ptr<const EndgameDatabase> shared_database() const { return database_; }
-  // The table, to share with other sessions of the same pits and seeds (SessionConfig::table):
-  // their searches then build on each other's. Needs SessionConfig::table_shareable (else
-  // std::logic_error: a table still growing cannot be shared).
-  std::shared_ptr<search::TranspositionTable> shared_table() { return solver_->shared_table(); }
+  // The table, to share with other sessions of the same pits, seeds and value rules
+  // (SessionConfig::table_share): their searches then build on each other's. Call it between
+  // searches.
+  std::shared_ptr<search::TableShare> table_share() { return solver_->table_share(); }
   int database_seeds() const { return database_ ? database_->max_seeds() : -1; }  // -1: none
   // Throws ConfigError naming the mismatch when `p` has another pit count than the session
   // or more seeds in its pits than config().max_seeds.

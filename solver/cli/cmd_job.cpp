@@ -68,7 +68,8 @@ int run_run(const Args& args) {
   // clang-format off
   options.add_options()
       ("dir", po::value<std::string>()->required(), "job directory (kalah job init)")
-      ("workers,w", po::value<int>()->default_value(1), "worker threads in this process, each with its own table (under mpirun: ignored, every other rank is a worker)")
+      ("workers,w", po::value<int>()->default_value(1), "worker threads in this process, searching one table (under mpirun: ignored, every other rank is a worker with its own)")
+      ("own-tables", "give each worker thread a table of its own (--tt-memory split between them) instead of one shared")
       ("unit-seconds", po::value<double>()->default_value(30), "a unit's first budget: a unit that runs longer is stopped and its board asked again with twice the budget")
       ("max-unit-seconds", po::value<double>()->default_value(0), "the largest budget; a unit over it has its board expanded (0: 64 x --unit-seconds)")
       ("hours", po::value<double>()->default_value(0), "stop after this many hours (0: run to the end); run again to go on")
@@ -78,8 +79,8 @@ int run_run(const Args& args) {
   po::variables_map vm;
   const auto pos = dir_positional();
   if (!parse_command("job run",
-                     "DIR [--db DIR] [--workers W] [--threads T] [--unit-seconds S] [--max-unit-seconds S] [--hours H] "
-                     "[--tt-memory SIZE] "
+                     "DIR [--db DIR] [--workers W] [--own-tables] [--threads T] [--unit-seconds S] "
+                     "[--max-unit-seconds S] [--hours H] [--tt-memory SIZE] "
                      "[--memory SIZE] [--json]",
                      options, args, vm, &pos))
     return 0;
@@ -89,6 +90,7 @@ int run_run(const Args& args) {
   config.session.progress = nullptr;                   // the job logs its own progress
   config.workers = vm["workers"].as<int>();
   if (config.workers < 1 || config.workers > 1024) throw UsageError("--workers must be between 1 and 1024");
+  config.share_table = !vm.count("own-tables");
   config.run.unit_seconds = vm["unit-seconds"].as<double>();
   if (!(config.run.unit_seconds > 0) || config.run.unit_seconds > 1e6)
     throw UsageError("--unit-seconds must be above 0 and at most 1000000");

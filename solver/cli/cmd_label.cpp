@@ -189,13 +189,14 @@ int run_label(const Args& args) {
       ("in", po::value<std::string>()->default_value("-"), "positions, one a line (position text or a JSON object "
        "with \"position\"; blank lines and lines starting with # are skipped); - reads standard input")
       ("out", po::value<std::string>()->default_value("-"), "JSON lines out; a file a stopped run left is "
-       "continued after its last line; - writes standard output");
+       "continued after its last line; - writes standard output")
+      ("own-tables", "give each worker (one a thread) a table of its own (--tt-memory split between them) instead of one shared");
   // clang-format on
   options.add(rule_options()).add(search_options());
   po::variables_map vm;
   if (!parse_command("label",
                      "[--pits M --seeds N] [rule options] [--db DIR] [--threads T] [--tt-memory SIZE] "
-                     "[--in FILE|-] [--out FILE|-]",
+                     "[--own-tables] [--in FILE|-] [--out FILE|-]",
                      options, args, vm))
     return 0;
   const Rules rules = rules_from(vm);
@@ -208,8 +209,9 @@ int run_label(const Args& args) {
   }
   api::SessionConfig config = session_config(vm, pits, rules, 2 * pits * seeds);
   config.progress = nullptr;
-  const int workers =
-      config.threads > 0 ? config.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const api::BatchWorkers workers{
+      config.threads > 0 ? config.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())),
+      !vm.count("own-tables")};
   const std::string in_path = vm["in"].as<std::string>(), out_path = vm["out"].as<std::string>();
 
   std::ifstream in_file;
@@ -304,7 +306,7 @@ int run_label(const Args& args) {
   std::snprintf(elapsed, sizeof elapsed, "%.1f", seconds);
   std::cerr << "label: " << labelled << " positions labelled, " << errors << " errors, in " << elapsed << " s ("
             << (seconds > 0 ? static_cast<long long>(static_cast<double>(labelled + errors) / seconds * 3600) : 0)
-            << " an hour, " << workers << " workers)";
+            << " an hour, " << workers.count << " workers)";
   if (!complete) {
     std::cerr << "; interrupted: run the same command again to go on"
               << (out ? std::string(" after the last line of ") + kalah::quoted(out_path)

@@ -35,13 +35,14 @@ TEST_CASE("cli job: killed at random moments and run again, it reports what open
   // sanitized build under load starts slowly) still sees kills inside the search; after 40
   // kills one run goes to the end, and must finish from what the killed runs stored.
   // Leaves expanded at the first unit over budget: the tree, and the store's writes, grow most.
+  // Every other run gives the workers a table each.
   const std::string run =
       "job run " + d + " --workers 2 --threads 1 --unit-seconds 0.0005 --max-unit-seconds 0.0005 --tt-memory 16M";
   int kills = 0;
   bool finished = false;
   for (int runs = 0; runs < 40 && !finished; ++runs) {
     const double after = std::uniform_real_distribution<double>(0.02, 0.3 + 0.05 * runs)(rng);
-    const auto r = run_kalah_after("timeout -s KILL " + std::to_string(after), run);
+    const auto r = run_kalah_after("timeout -s KILL " + std::to_string(after), run + (runs % 2 ? " --own-tables" : ""));
     finished = r.exit_code == 0;
     if (finished) break;
     ++kills;

@@ -78,43 +78,47 @@ TEST_CASE("cli label: values equal those of openings and bad lines get an error 
   input += "9,9,9,9/9,9,9,9/0/0/S\n";  // more seeds than --seeds 3 allows
   for (std::size_t i = 2; i < positions.size(); ++i) input += "  " + positions[i] + "  \n";
   write_file(dir.path / "in.txt", input);
-  const auto r =
-      run_kalah("label --pits 4 --seeds 3 --threads 2 --tt-memory 16M --in " + (dir.path / "in.txt").string());
-  REQUIRE(r.exit_code == 0);
-  const auto out = lines_of(r.out);
-  REQUIRE(out.size() == 9);
-  const int expected_lines[] = {3, 4, 5, 6, 7, 8, 9, 10, 11};
-  std::size_t good = 0;
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    INFO(out[i]);
-    const Json j = Json::parse(out[i]);
-    CHECK(j["line"] == expected_lines[i]);
-    if (i >= 2 && i <= 4) {
-      CHECK(j.contains("error"));
-      CHECK(j["error"].get<std::string>().find('\n') == std::string::npos);
-      continue;
+  // Workers sharing one table (the default), then with a table each.
+  for (const std::string tables : {"", " --own-tables"}) {
+    INFO("label" << tables);
+    const auto r = run_kalah("label --pits 4 --seeds 3 --threads 2 --tt-memory 16M" + tables + " --in " +
+                             (dir.path / "in.txt").string());
+    REQUIRE(r.exit_code == 0);
+    const auto out = lines_of(r.out);
+    REQUIRE(out.size() == 9);
+    const int expected_lines[] = {3, 4, 5, 6, 7, 8, 9, 10, 11};
+    std::size_t good = 0;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      INFO(out[i]);
+      const Json j = Json::parse(out[i]);
+      CHECK(j["line"] == expected_lines[i]);
+      if (i >= 2 && i <= 4) {
+        CHECK(j.contains("error"));
+        CHECK(j["error"].get<std::string>().find('\n') == std::string::npos);
+        continue;
+      }
+      const std::string position = positions[good++];
+      CHECK(j["position"] == position);
+      const auto ref = run_kalah("openings --position " + position + " --threads 1 --json");
+      REQUIRE(ref.exit_code == 0);
+      const Json o = Json::parse(ref.out);
+      CHECK(j["value"] == o["value"]);
+      REQUIRE(j["moves"].size() == o["moves"].size());
+      for (const auto& m : j["moves"]) {
+        bool found = false;
+        for (const auto& n : o["moves"])
+          if (n["pit"] == m["pit"]) {
+            CHECK(n["value"] == m["value"]);
+            found = true;
+          }
+        CHECK(found);
+      }
     }
-    const std::string position = positions[good++];
-    CHECK(j["position"] == position);
-    const auto ref = run_kalah("openings --position " + position + " --threads 1 --json");
-    REQUIRE(ref.exit_code == 0);
-    const Json o = Json::parse(ref.out);
-    CHECK(j["value"] == o["value"]);
-    REQUIRE(j["moves"].size() == o["moves"].size());
-    for (const auto& m : j["moves"]) {
-      bool found = false;
-      for (const auto& n : o["moves"])
-        if (n["pit"] == m["pit"]) {
-          CHECK(n["value"] == m["value"]);
-          found = true;
-        }
-      CHECK(found);
-    }
+    CHECK(Json::parse(out[2])["error"].get<std::string>().find("pits") != std::string::npos);
+    CHECK(Json::parse(out[3])["error"].get<std::string>().find("position") != std::string::npos);
+    CHECK(Json::parse(out[4])["error"].get<std::string>().find("seeds") != std::string::npos);
+    CHECK(r.err.find("6 positions labelled, 3 errors") != std::string::npos);
   }
-  CHECK(Json::parse(out[2])["error"].get<std::string>().find("pits") != std::string::npos);
-  CHECK(Json::parse(out[3])["error"].get<std::string>().find("position") != std::string::npos);
-  CHECK(Json::parse(out[4])["error"].get<std::string>().find("seeds") != std::string::npos);
-  CHECK(r.err.find("6 positions labelled, 3 errors") != std::string::npos);
 }
 
 TEST_CASE("cli label: the output file a stopped run left is continued, another input or a second run is refused",

@@ -47,18 +47,20 @@ RunSummary run_local_job(const fs::path& dir, LocalRun config) {
   c.pits = spec.pits;
   c.rules = spec.rules;
   c.max_seeds = pit_seeds(spec.position);
-  c.table_bytes = std::max<std::uint64_t>(c.table_bytes / static_cast<std::uint64_t>(config.workers), 1 << 20);
+  if (!config.share_table)
+    c.table_bytes = std::max<std::uint64_t>(c.table_bytes / static_cast<std::uint64_t>(config.workers), 1 << 20);
   std::vector<std::unique_ptr<Worker>> workers;
   const std::uint64_t budget = c.memory_bytes ? c.memory_bytes : api::physical_memory_bytes();
   api::SessionConfig first = c;
-  const std::uint64_t others = c.table_bytes * static_cast<std::uint64_t>(config.workers - 1);
+  const std::uint64_t others = config.share_table ? 0 : c.table_bytes * static_cast<std::uint64_t>(config.workers - 1);
   if (budget > others) first.memory_bytes = budget - others;
   workers.push_back(std::make_unique<Worker>(first, "local-1"));
-  const api::Session& s0 = workers.front()->session();
+  api::Session& s0 = workers.front()->session();
   api::SessionConfig rest = c;
   rest.database_dir.clear();
   rest.database_seeds = -1;
   rest.database = s0.shared_database();
+  if (config.share_table && config.workers > 1) rest.table_share = s0.table_share();
   rest.note = nullptr;
   for (int w = 2; w <= config.workers; ++w)
     workers.push_back(std::make_unique<Worker>(rest, "local-" + std::to_string(w)));

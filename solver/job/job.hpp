@@ -23,10 +23,13 @@ std::string host_name();
 void init_job(const std::filesystem::path& dir, const JobSpec& spec);
 
 struct LocalRun {
-  // The workers' session: database, memory, table (split between the workers), threads a
-  // worker, cancel flag. Pits, rules and seeds come from the job.
+  // The workers' session: database, memory, table, threads a worker, cancel flag. Pits,
+  // rules and seeds come from the job.
   api::SessionConfig session;
   int workers = 1;
+  // The workers search one table (search/table_share.hpp: each builds on the others' proofs
+  // and puts off the boards they are in); false: a table each, the size split between them.
+  bool share_table = true;
   RunOptions run;
 };
 // Runs the job in `dir` with `config.workers` worker threads, holding DIR/.lock.

@@ -67,21 +67,25 @@ TEST_CASE("a job's openings equal the reference solver's, every value rule set",
   std::uint64_t regrown = 0, expansions = 0;
   for (const Rules& rules : test::all_value_rules()) {
     for (const auto& [m, n] : {std::pair{3, 3}, std::pair{4, 2}, std::pair{2, 5}}) {
-      // Units of a tenth of a millisecond: most run over, so the tree grows and tests decide
-      // it; once with leaves expanded at the first unit over budget, once with budgets that
-      // double up to 0.8 ms first (on the worker that did the work) and expand after.
-      for (const double max_unit_seconds : {1e-4, 8e-4}) {
-        INFO(rules.describe() << " Kalah(" << m << "," << n << "), units up to " << max_unit_seconds << " s");
+      // Units too short to finish (a unit's budget clock is a thread, which takes longer than
+      // that to start), so most run over, the tree grows and tests decide it: once with a
+      // leaf expanded at its first unit over budget (workers with a table each), once with
+      // budgets doubling from 1 us to 0.1 ms first, on the worker that did the work, and
+      // expanded after (workers sharing one table).
+      for (const bool doubling : {false, true}) {
+        INFO(rules.describe() << " Kalah(" << m << "," << n << "), " << (doubling ? "doubling" : "expanding"));
         ScratchDir dir("job");
         const Position p = Position::start(m, n);
         job::init_job(dir.path / "j", spec_of(p, rules));
-        const job::RunSummary s = job::run_local_job(dir.path / "j", small_run(2, 1e-4, max_unit_seconds));
+        job::LocalRun run = small_run(2, doubling ? 1e-6 : 1e-4, 1e-4);
+        run.share_table = doubling;
+        const job::RunSummary s = job::run_local_job(dir.path / "j", run);
         REQUIRE(s.finished);
         CHECK(report_of(s) == reference_openings(p, rules));
         const job::JobStatus st = job::job_status(dir.path / "j");
         CHECK(st.lower == st.upper);
         CHECK(st.report_json.has_value());
-        if (max_unit_seconds == 1e-4) CHECK(s.regrown == 0);
+        if (!doubling) CHECK(s.regrown == 0);
         regrown += s.regrown;
         expansions += s.expansions;
       }

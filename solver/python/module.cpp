@@ -114,7 +114,7 @@ class Solver {
         try {
           std::size_t next = 0;
           api::label_batch(
-              batch, workers,
+              batch, api::BatchWorkers{workers},
               [&](api::BatchInput& in) {
                 if (next == texts.size()) return false;
                 try {

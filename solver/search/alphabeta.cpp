@@ -17,8 +17,8 @@ constexpr std::uint64_t kNoEntry = ~std::uint64_t(0);  // a child without a data
 // Marks a board busy for the other searchers while this one is in it (parallel search).
 class BusyMark {
  public:
-  BusyMark(BusyTable& table, bool active, const BoardKey::Split& key, int thread)
-      : table_(active ? &table : nullptr), hash_(active ? BusyTable::hash(key.index, key.tag) : 0), thread_(thread) {
+  BusyMark(BusyTable* table, bool active, const BoardKey::Split& key, int thread)
+      : table_(active ? table : nullptr), hash_(active ? BusyTable::hash(key.index, key.tag) : 0), thread_(thread) {
     if (table_) table_->enter(hash_, thread_);
   }
   ~BusyMark() {
@@ -35,6 +35,11 @@ class BusyMark {
 }  // namespace
 
 void Searcher::flush_fills() {
+  if (ctx_->share) {
+    ctx_->share->add_fills(fills_);
+    fills_ = 0;
+    return;
+  }
   const std::uint64_t total = ctx_->table_fills.fetch_add(fills_, std::memory_order_relaxed) + fills_;
   fills_ = 0;
   if (total >= ctx_->grow_at && !ctx_->grow.exchange(true)) ctx_->stop.store(true);
@@ -186,7 +191,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
         continue;
       }
       if (pass == 0 && parallel && searched > 0 && c.seeds >= ctx.busy_min_seeds &&
-          ctx.busy.busy_elsewhere(BusyTable::hash(c.key.index, c.key.tag), thread_)) {
+          ctx.busy->busy_elsewhere(BusyTable::hash(c.key.index, c.key.tag), thread_)) {
         deferred[n_deferred++] = i;
         continue;
       }

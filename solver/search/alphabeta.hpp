@@ -20,6 +20,7 @@
 #include "solver/search/board_key.hpp"
 #include "solver/search/busy_table.hpp"
 #include "solver/search/endgame_probe.hpp"
+#include "solver/search/table_share.hpp"
 #include "solver/search/transposition_table.hpp"
 
 namespace kalah::search {
@@ -31,12 +32,13 @@ struct SearchContext {
   TranspositionTable* table = nullptr;
   EndgameProbe probe;
   std::unique_ptr<base::SowTables> sowing;  // for pits of up to key.max_seeds() seeds
-  // Parallel search (more than one searcher): boards with at least busy_min_seeds seeds in
-  // the pits are marked while searched, and a searcher puts off a child another searcher
-  // is in (after the first child of a node: young brothers wait).
+  // Parallel search (more than one searcher, of this context or of others sharing the table
+  // and the marks, table_share.hpp): boards with at least busy_min_seeds seeds in the pits
+  // are marked while searched, and a searcher puts off a child another searcher is in
+  // (after the first child of a node: young brothers wait).
   bool parallel = false;
   int busy_min_seeds = 0;
-  BusyTable busy;
+  BusyTable* busy = nullptr;  // when parallel
   // Boards with fewer seeds in the pits than this bypass the table: they are neither looked
   // up (as a node or as a child) nor stored. Just above the endgame database a node's
   // children are mostly database hits and its subtree is small: searching it again costs
@@ -46,10 +48,12 @@ struct SearchContext {
   // they put in empty slots (in batches of fill_batch into table_fills), and the one that
   // takes the count to grow_at sets grow and stop, so the pass unwinds, the solver doubles
   // the table and runs the pass again (what was proven stays in the table).
+  // A table shared with other Solvers counts its fills and asks for growth itself (share).
   std::atomic<std::uint64_t> table_fills{0};
   std::uint64_t grow_at = UINT64_MAX;
   std::uint64_t fill_batch = 1024;
   std::atomic<bool> grow{false};
+  TableShare* share = nullptr;
   std::atomic<bool> stop{false};              // set when a parallel pass is decided: searchers unwind
   const std::atomic<bool>* cancel = nullptr;  // set from outside: every searcher unwinds
 
@@ -59,8 +63,10 @@ struct SearchContext {
 
 class Searcher {
  public:
-  // Searcher number `thread` of the context's searchers (0 for a serial search).
+  // Searcher number `thread` of the context's searchers (0 for a serial search); its busy
+  // marks carry `mark` (busy_table.hpp; by default `thread`).
   Searcher(SearchContext& context, int thread) : ctx_(&context), thread_(thread) {}
+  void set_mark(int mark) { thread_ = mark; }
 
   // Fail-soft alpha-beta on board b (k seeds in the pits, mover to move), which must not be
   // terminal nor covered by the endgame probe; key = ctx.key.split(b, table index bits);
@@ -99,7 +105,7 @@ class Searcher {
   void flush_fills();
 
   SearchContext* ctx_;
-  int thread_;
+  int thread_;               // the busy-mark id
   std::uint64_t fills_ = 0;  // not yet added to ctx.table_fills
   std::uint64_t nodes_ = 0;
   std::uint64_t horizon_ = 0;

@@ -18,6 +18,7 @@ namespace kalah::search {
 class BusyTable {
  public:
   static constexpr int kBits = 16;
+  static constexpr int kMarks = 255;  // thread ids 0..254 (a mark keeps thread + 1 in 8 bits)
 
   BusyTable() : words_(new std::atomic<std::uint64_t>[std::size_t(1) << kBits]) {
     for (std::size_t i = 0; i < (std::size_t(1) << kBits); ++i) words_[i].store(0, std::memory_order_relaxed);

@@ -101,8 +101,9 @@ TEST_CASE("search: parallel and serial searches agree", "[search]") {
 }
 
 TEST_CASE("search: Solvers sharing one table on two threads give the reference values", "[search]") {
-  // Two Solvers search the same positions at the same time on one table (as the label and
-  // job workers of one process do); each one's values equal the reference solver's.
+  // Two Solvers search the same positions at the same time on one table and one set of busy
+  // marks (as the label and job workers of one process do), the table growing under them;
+  // each one's values equal the reference solver's.
   std::mt19937 rng(11);
   for (const Rules& rules : all_value_rules()) {
     ReferenceSolver ref(5, rules);
@@ -112,11 +113,11 @@ TEST_CASE("search: Solvers sharing one table on two threads give the reference v
       if (test::random_board(5, 3, 14, rules, rng, b)) boards.push_back(b);
     }
     search::SolverOptions first = small_table(1);
-    first.table_bytes = std::size_t(1) << 20;  // small: entries are replaced while both search
-    first.table_initial_bytes = 0;
+    first.table_bytes = std::size_t(1) << 20;
+    first.table_initial_bytes = std::size_t(1) << 12;  // grows (and is then full: entries replaced)
     search::Solver a(5, rules, 14, first);
-    search::SolverOptions second = small_table(1);
-    second.table = a.shared_table();
+    search::SolverOptions second = small_table(2);  // a Solver of two threads beside one of one
+    second.share = a.table_share();
     search::Solver b(5, rules, 14, second);
     CHECK(b.table_bytes() == a.table_bytes());
     std::vector<int> from_a(boards.size()), from_b(boards.size());
@@ -125,6 +126,8 @@ TEST_CASE("search: Solvers sharing one table on two threads give the reference v
     });
     for (std::size_t i = 0; i < boards.size(); ++i) from_a[i] = a.value(boards[i]);
     other.join();
+    CHECK(a.table_doublings() > 0);
+    CHECK(a.table_doublings() == b.table_doublings());
     for (std::size_t i = 0; i < boards.size(); ++i) {
       INFO("rules " << rules.describe() << " board " << i);
       const int v = ref.value(boards[i]);
@@ -132,10 +135,12 @@ TEST_CASE("search: Solvers sharing one table on two threads give the reference v
       CHECK(from_b[i] == v);
     }
   }
-  search::SolverOptions growing = small_table(1);
-  growing.table_bytes = std::size_t(256) << 20;  // starts at 16 MiB: it can grow
-  search::Solver c(6, Rules{}, 30, growing);
-  CHECK_THROWS_AS(c.shared_table(), std::logic_error);
+  // A Solver keying boards otherwise cannot join.
+  search::Solver c(5, Rules{}, 14, small_table(1));
+  search::SolverOptions other_seeds = small_table(1);
+  other_seeds.share = c.table_share();
+  CHECK_THROWS_AS(search::Solver(5, Rules{}, 15, other_seeds), std::invalid_argument);
+  CHECK_THROWS_AS(search::Solver(6, Rules{}, 14, other_seeds), std::invalid_argument);
 }
 
 TEST_CASE("search: values with an endgame probe equal those without", "[search][slow]") {

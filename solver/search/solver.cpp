@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdint>
 #include <stdexcept>
+#include <utility>
 
 #include "solver/base/value_bounds.hpp"
 #include "solver/search/estimate.hpp"
@@ -45,14 +46,13 @@ std::size_t initial_table_bytes(int pits, int max_seeds, std::size_t asked) {
 }  // namespace
 
 Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions options)
-    : table_(options.table ? options.table
+    : table_(options.share ? options.share->table()
                            : std::make_shared<TranspositionTable>(
                                  table_bytes_for(pits, max_seeds, options.table_bytes),
                                  initial_table_bytes(pits, max_seeds, options.table_initial_bytes))),
-      table_shared_(options.table != nullptr),
       options_(std::move(options)) {
-  options_.table.reset();  // held in table_
-  table_capped_ = !table_shared_ && table_bytes_for(pits, max_seeds, options_.table_bytes) < options_.table_bytes;
+  std::shared_ptr<TableShare> share = std::move(options_.share);  // joined below
+  table_capped_ = !share && table_bytes_for(pits, max_seeds, options_.table_bytes) < options_.table_bytes;
   ctx_.pits = pits;
   ctx_.rules = rules.value_rules();
   ctx_.key = BoardKey(pits, std::max(max_seeds, 0));
@@ -75,8 +75,60 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
   // (A board below the table has no key to mark.)
   ctx_.busy_min_seeds = std::max(std::max(ctx_.probe.max_seeds, 0) + kBusySeedsAboveDatabase, ctx_.table_min_seeds);
   for (int t = 0; t < threads_; ++t) searchers_.push_back(std::make_unique<Searcher>(ctx_, t));
+  if (share) {
+    join_share(std::move(share));
+  } else {
+    if (ctx_.parallel) {
+      own_busy_ = std::make_unique<BusyTable>();
+      ctx_.busy = own_busy_.get();
+    }
+    set_growth_point();
+  }
+}
+
+Solver::~Solver() {
+  if (share_) share_->quit(&ctx_.stop);
+}
+
+void Solver::join_share(std::shared_ptr<TableShare> share) {
+  const int first_mark = share->join(&ctx_.stop, threads_, ctx_.pits, ctx_.key.max_seeds(), ctx_.rules);
+  share_ = std::move(share);
+  ctx_.share = share_.get();
+  ctx_.busy = &share_->busy();
+  ctx_.parallel = true;  // the other Solvers' searchers are searching beside these
+  for (int t = 0; t < threads_; ++t)
+    searchers_[static_cast<std::size_t>(t)]->set_mark((first_mark + t) % BusyTable::kMarks);
+  own_busy_.reset();
   set_growth_point();
 }
+
+std::shared_ptr<TableShare> Solver::table_share() {
+  if (!share_)
+    join_share(
+        std::make_shared<TableShare>(table_, ctx_.table_fills.load(), ctx_.pits, ctx_.key.max_seeds(), ctx_.rules));
+  return share_;
+}
+
+namespace {
+// Access to a shared table for one scope (TableShare::enter and leave); nothing without a share.
+class TableAccess {
+ public:
+  explicit TableAccess(TableShare* share) : share_(share) {
+    if (share_) share_->enter();
+  }
+  ~TableAccess() { leave(); }
+  TableAccess(const TableAccess&) = delete;
+  TableAccess& operator=(const TableAccess&) = delete;
+  // Leave now; true when the table was to grow meanwhile (a search may have been stopped).
+  bool leave() {
+    TableShare* const s = std::exchange(share_, nullptr);
+    return s && s->leave();
+  }
+
+ private:
+  TableShare* share_;
+};
+}  // namespace
 
 // The table doubles when an eighth of its entries are in use: Kalah(5,6) with a 26-seed
 // database searched 762 M nodes growing at a half, 262 M at a quarter, 248 M at an eighth
@@ -84,19 +136,17 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
 // entries from full buckets, and their subtrees are searched again. The searchers add up
 // their counts in batches small against that (a shared counter a store would cost a
 // contended cache line).
+// A shared table counts the fills of all its Solvers (TableShare::add_fills).
 void Solver::set_growth_point() {
+  if (share_) {
+    ctx_.grow_at = UINT64_MAX;
+    ctx_.fill_batch = share_->fill_batch();
+    return;
+  }
   constexpr std::uint64_t kGrowAtOneIn = 8;
   const std::uint64_t at = table_->capacity() / kGrowAtOneIn;
-  ctx_.grow_at = table_->can_grow() && !table_shared_ ? at : UINT64_MAX;
+  ctx_.grow_at = table_->can_grow() ? at : UINT64_MAX;
   ctx_.fill_batch = std::clamp<std::uint64_t>(at / (16 * static_cast<std::uint64_t>(threads_)), 1, 1024);
-}
-
-std::shared_ptr<TranspositionTable> Solver::shared_table() {
-  if (table_->can_grow())
-    throw std::logic_error("a transposition table that can still grow cannot be shared (table_initial_bytes 0)");
-  table_shared_ = true;
-  set_growth_point();
-  return table_;
 }
 
 void Solver::grow_table() {
@@ -107,6 +157,7 @@ void Solver::grow_table() {
 }
 
 std::pair<int, int> Solver::known_bounds(const Board& b, int k) const {
+  const TableAccess access(share_.get());
   const BoardKey::Split key = ctx_.key.split(b, table_->index_bits());
   const TableEntry known = table_->probe(key.index, key.tag);
   return {std::max(base::min_value(k, ctx_.rules), known.lower), std::min(base::max_value(k), known.upper)};
@@ -159,6 +210,7 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
 int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth) {
   ++passes_;
   for (;;) {
+    TableAccess access(share_.get());
     const BoardKey::Split key = ctx_.key.split(b, table_->index_bits());
     int result = 0;
     if (threads_ == 1) {
@@ -173,11 +225,16 @@ int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int uppe
       }
     }
     ctx_.stop.store(false);
+    const bool shared_table_grew = access.leave();
     if (ctx_.cancelled()) {
       // A growth asked for during the cancelled pass happens now, or the next call's first
       // pass would run on the small table only to be searched again.
       if (ctx_.grow.load()) grow_table();
       throw Interrupted(lower, upper);
+    }
+    if (share_) {
+      if (!shared_table_grew) return result;
+      continue;  // stopped (perhaps) for the shared table to grow: again, on the doubled table
     }
     if (!ctx_.grow.load()) return result;
     grow_table();  // the pass was stopped to grow: again, on twice the table

@@ -33,6 +33,7 @@
 #include "solver/search/alphabeta.hpp"
 #include "solver/search/endgame_probe.hpp"
 #include "solver/search/estimate.hpp"
+#include "solver/search/table_share.hpp"
 #include "solver/search/transposition_table.hpp"
 
 namespace kalah::search {
@@ -46,10 +47,12 @@ struct SolverOptions {
   // up to table_bytes, whenever an eighth of its entries are in use (transposition_table.hpp,
   // "Growth"): a small problem touches little memory. 0: table_bytes from the start.
   std::size_t table_initial_bytes = std::size_t(16) << 20;
-  // A table another Solver made (Solver::shared_table()): the Solvers search it at the same
-  // time, as one Solver's threads do (every bound in it is proven, so each Solver's values are
-  // as exact as alone). table_bytes and table_initial_bytes are then ignored; it never grows.
-  std::shared_ptr<TranspositionTable> table;
+  // Another Solver's table and busy marks (Solver::table_share()): the Solvers search them at
+  // the same time, as one Solver's threads do (every bound in the table is proven, so each
+  // Solver's values are as exact as alone), and the table grows while none of them is in it
+  // (table_share.hpp). table_bytes and table_initial_bytes are then ignored. The Solver must
+  // be for the same pits, seed cap and value rules (else std::invalid_argument).
+  std::shared_ptr<TableShare> share;
   int threads = 1;     // <= 0: all cores (omp_get_max_threads)
   EndgameProbe probe;  // no database by default
   // MTD(f)'s first guess for a board with many seeds above the database: a depth-limited
@@ -85,6 +88,9 @@ struct Interrupted : std::runtime_error {
 class Solver {
  public:
   Solver(int pits, const Rules& rules, int max_seeds, SolverOptions options = {});
+  ~Solver();
+  Solver(const Solver&) = delete;
+  Solver& operator=(const Solver&) = delete;
 
   // The table size a Solver gets when asked for `requested` bytes (SolverOptions::table_bytes).
   static std::size_t table_bytes_for(int pits, int max_seeds, std::size_t requested);
@@ -121,7 +127,8 @@ class Solver {
   int deepening_depth() const { return deepening_depth_; }
   std::size_t table_bytes() const { return table_->bytes(); }  // the size reached so far
   std::size_t table_max_bytes() const { return table_->max_bytes(); }
-  int table_doublings() const { return table_doublings_; }
+  // Doublings of the table (a shared one's, by whichever Solver).
+  int table_doublings() const { return share_ ? share_->doublings() : table_doublings_; }
   // Was the table made smaller than asked because the problem has fewer boards?
   bool table_capped() const { return table_capped_; }
   std::size_t table_capacity() const { return table_->capacity(); }
@@ -138,19 +145,21 @@ class Solver {
   std::pair<int, int> known_bounds(const Board& b, int k) const;
   void grow_table();
   void set_growth_point();
+  void join_share(std::shared_ptr<TableShare> share);
 
  public:
-  // This Solver's table, for SolverOptions::table of other Solvers of the same pits and seeds.
-  // Throws std::logic_error unless the table is at its full size (table_initial_bytes 0 or
-  // reached), since a table other Solvers search cannot grow.
-  std::shared_ptr<TranspositionTable> shared_table();
+  // This Solver's table and busy marks, for SolverOptions::share of other Solvers of the same
+  // pits, seed cap and value rules; from the first call on, this Solver searches them as a
+  // member of the share. Call it between searches, not during one.
+  std::shared_ptr<TableShare> table_share();
 
  private:
   std::uint64_t horizon_boards() const;
   int seeds_checked(const Board& b) const;
 
   std::shared_ptr<TranspositionTable> table_;
-  bool table_shared_ = false;  // handed out or taken in: it does not grow
+  std::shared_ptr<TableShare> share_;    // when the table is shared
+  std::unique_ptr<BusyTable> own_busy_;  // the marks of this Solver's threads alone
   SearchContext ctx_;
   std::vector<std::unique_ptr<Searcher>> searchers_;
   int threads_ = 1;
