@@ -109,7 +109,7 @@ int run_build(const Args& args) {
   options.add_options()
       ("pits,m", po::value<int>()->default_value(6), "pits a side (1..8)")
       ("max-seeds,S", po::value<int>()->required(), "largest number of seeds in the pits (levels 0..S)")
-      ("out,o", po::value<std::string>()->required(), "database directory (created; resumed if it holds levels)")
+      ("out,o", po::value<std::string>()->required(), "database directory (created; resumed if it holds levels); also the one positional argument")
       ("threads,t", po::value<int>()->default_value(0), "threads (0: all cores)")
       ("memory", po::value<std::string>(), "memory cap, e.g. 4G: refuse to start when the build needs more")
       ("compression", po::value<int>()->default_value(3), "zstd level (1..19)")
@@ -117,9 +117,11 @@ int run_build(const Args& args) {
   // clang-format on
   options.add(rule_options());
   po::variables_map vm;
+  po::positional_options_description pos;  // `db build DIR`, as `job init DIR`
+  pos.add("out", 1);
   if (!parse_command("db build",
-                     "--pits M --max-seeds S --out DIR [rule options] [--threads T] [--memory SIZE] [--format 1|2|3]",
-                     options, args, vm))
+                     "[--out] DIR --pits M --max-seeds S [rule options] [--threads T] [--memory SIZE] [--format 1|2|3]",
+                     options, args, vm, &pos))
     return 0;
   DbBuildOptions o;
   o.pits = vm["pits"].as<int>();

@@ -50,8 +50,9 @@ TEST_CASE("db cli: build, info, probe agrees with solve, verify", "[db][cli]") {
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("every checksum and every entry correct") != std::string::npos);
 
-  // Resuming a complete build reuses everything.
-  r = run_kalah("db build --pits 4 --max-seeds 12 --out " + d + " --rules empty-capture");
+  // Resuming a complete build reuses everything (the directory given as the positional
+  // argument this time).
+  r = run_kalah("db build " + d + " --pits 4 --max-seeds 12 --rules empty-capture");
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("0 built, 13 reused") != std::string::npos);
 }
