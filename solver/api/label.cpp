@@ -42,7 +42,13 @@ bool label_batch(const SessionConfig& config, BatchWorkers workers, const std::f
   if (!workers.share_table)
     each.table_bytes = std::max<std::uint64_t>(config.table_bytes / workers.count, std::uint64_t(1) << 20);
   each.progress = nullptr;
-  sessions.push_back(std::make_unique<Session>(each));
+  // The first session loads the database within the budget the other sessions' tables leave.
+  SessionConfig first = each;
+  const std::uint64_t budget = config.memory_bytes ? config.memory_bytes : physical_memory_bytes();
+  const std::uint64_t others =
+      workers.share_table ? 0 : each.table_bytes * static_cast<std::uint64_t>(workers.count - 1);
+  if (budget > others) first.memory_bytes = budget - others;
+  sessions.push_back(std::make_unique<Session>(first));
   each.database = sessions.front()->shared_database();
   each.database_dir.clear();
   if (workers.share_table && workers.count > 1) each.table_share = sessions.front()->table_share();

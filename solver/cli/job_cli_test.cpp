@@ -31,9 +31,10 @@ TEST_CASE("cli job: killed at random moments and run again, it reports what open
   const std::string d = (dir.path / "j").string();
   REQUIRE(run_kalah("job init " + d + " --pits 4 --seeds 3").exit_code == 0);
   std::mt19937 rng(7);
-  // Kill moments are drawn from a window that widens with every run, so a slow machine (a
-  // sanitized build under load starts slowly) still sees kills inside the search; after 40
-  // kills one run goes to the end, and must finish from what the killed runs stored.
+  // Kill moments are drawn from a window that starts well inside the whole job's time (about
+  // 0.1 s in a Release build) and widens with every run, so a slow machine (a sanitized build
+  // under load starts slowly) still sees kills inside the search; after 40 kills one run goes
+  // to the end, and must finish from what the killed runs stored.
   // Leaves expanded at the first unit over budget: the tree, and the store's writes, grow most.
   // Every other run gives the workers a table each.
   const std::string run =
@@ -41,7 +42,7 @@ TEST_CASE("cli job: killed at random moments and run again, it reports what open
   int kills = 0;
   bool finished = false;
   for (int runs = 0; runs < 40 && !finished; ++runs) {
-    const double after = std::uniform_real_distribution<double>(0.02, 0.3 + 0.05 * runs)(rng);
+    const double after = std::uniform_real_distribution<double>(0.005, 0.04 + 0.02 * runs)(rng);
     const auto r = run_kalah_after("timeout -s KILL " + std::to_string(after), run + (runs % 2 ? " --own-tables" : ""));
     finished = r.exit_code == 0;
     if (finished) break;

@@ -87,7 +87,7 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
 }
 
 Solver::~Solver() {
-  if (share_) share_->quit(&ctx_.stop);
+  if (share_) share_->quit(&ctx_.stop, threads_);
 }
 
 void Solver::join_share(std::shared_ptr<TableShare> share) {
@@ -154,6 +154,21 @@ void Solver::grow_table() {
   ++table_doublings_;
   set_growth_point();
   ctx_.grow.store(false);
+}
+
+std::size_t Solver::table_bytes() const {
+  const TableAccess access(share_.get());
+  return table_->bytes();
+}
+
+std::size_t Solver::table_capacity() const {
+  const TableAccess access(share_.get());
+  return table_->capacity();
+}
+
+std::size_t Solver::table_used() const {
+  const TableAccess access(share_.get());
+  return table_->used();
 }
 
 std::pair<int, int> Solver::known_bounds(const Board& b, int k) const {
@@ -229,7 +244,7 @@ int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int uppe
     if (ctx_.cancelled()) {
       // A growth asked for during the cancelled pass happens now, or the next call's first
       // pass would run on the small table only to be searched again.
-      if (ctx_.grow.load()) grow_table();
+      if (!share_ && ctx_.grow.load()) grow_table();
       throw Interrupted(lower, upper);
     }
     if (share_) {

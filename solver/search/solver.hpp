@@ -125,14 +125,16 @@ class Solver {
   const Estimate& first_guess() const { return first_guess_; }
   // The deepest iteration of the iterative deepening of the latest value() call (0: none).
   int deepening_depth() const { return deepening_depth_; }
-  std::size_t table_bytes() const { return table_->bytes(); }  // the size reached so far
+  // The table's size reached so far, entries, and entries in use (a scan); a shared table's
+  // are read while no member can grow it.
+  std::size_t table_bytes() const;
   std::size_t table_max_bytes() const { return table_->max_bytes(); }
   // Doublings of the table (a shared one's, by whichever Solver).
   int table_doublings() const { return share_ ? share_->doublings() : table_doublings_; }
   // Was the table made smaller than asked because the problem has fewer boards?
   bool table_capped() const { return table_capped_; }
-  std::size_t table_capacity() const { return table_->capacity(); }
-  std::size_t table_used() const { return table_->used(); }  // entries in use (a scan)
+  std::size_t table_capacity() const;
+  std::size_t table_used() const;
 
  private:
   // One null-window pass; throws Interrupted([lower, upper]) when cancelled during it. A

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace kalah::search {
 
@@ -26,9 +27,10 @@ int TableShare::join(std::atomic<bool>* stop, int threads, int pits, int max_see
   return first;
 }
 
-void TableShare::quit(std::atomic<bool>* stop) {
+void TableShare::quit(std::atomic<bool>* stop, int threads) {
   const std::lock_guard lock(mutex_);
   std::erase(stops_, stop);
+  threads_ -= threads;
 }
 
 void TableShare::enter() {
@@ -43,7 +45,7 @@ bool TableShare::leave() {
   if (!growth_asked_) return false;
   if (inside_ == 0) {
     // The last one out grows the table (nobody can enter until growth_asked_ is cleared).
-    table_->grow(std::max(threads_, 1));
+    table_->grow(std::clamp(threads_, 1, static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))));
     doublings_.fetch_add(1, std::memory_order_relaxed);
     set_growth_point();
     for (std::atomic<bool>* s : stops_) s->store(false);

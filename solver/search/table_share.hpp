@@ -47,7 +47,7 @@ class TableShare {
   // beyond that, which at worst costs lost work). Throws std::invalid_argument when the
   // Solver would key boards differently.
   int join(std::atomic<bool>* stop, int threads, int pits, int max_seeds, const Rules& rules);
-  void quit(std::atomic<bool>* stop);
+  void quit(std::atomic<bool>* stop, int threads);
 
   // Access to the table: enter() waits while a growth is asked for or under way; leave()
   // returns true when a growth was asked for while the caller was in (a search it ran may
@@ -71,7 +71,7 @@ class TableShare {
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<std::atomic<bool>*> stops_;  // the members'
-  int threads_ = 0;                        // the members' together
+  int threads_ = 0;                        // the members' together (growth runs on as many, up to the cores)
   int next_mark_ = 0;
   int inside_ = 0;  // members between enter() and leave()
   bool growth_asked_ = false;
