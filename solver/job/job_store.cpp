@@ -61,7 +61,10 @@ void JobStore::create(const fs::path& dir, const JobSpec& spec) {
     Connection c(tmp.string(), Connection::Mode::create);
     c.exec("PRAGMA application_id=" + std::to_string(kApplicationId));
     c.exec("PRAGMA user_version=" + std::to_string(kStoreVersion));
-    c.exec("PRAGMA journal_mode=DELETE");
+    // WAL from the start (the mode is kept in the file): a run that switched the mode itself
+    // and was killed during the switch left a hot rollback journal, which a read-only open
+    // cannot roll back.
+    c.exec("PRAGMA journal_mode=WAL");
     Transaction t(c);
     c.exec(kSchema);
     Statement put = c.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
@@ -91,8 +94,12 @@ JobStore::JobStore(const fs::path& dir, bool writable) : file_(dir / kStoreFile)
   std::error_code ec;
   if (!fs::exists(file_, ec))
     throw StoreError(file_.string() + ": missing (kalah job init " + dir.string() + " ... creates a job)");
-  db_ = std::make_unique<Connection>(file_.string(),
-                                     writable ? Connection::Mode::read_write : Connection::Mode::read_only);
+  // A hot rollback journal (a store made in rollback mode by an older kalah, whose run was
+  // killed while switching it to WAL) is rolled back on the first read, which needs write
+  // access: then even a reader opens the store read-write (SQLite's locks keep it safe).
+  const bool hot_journal = fs::exists(fs::path(file_.string() + "-journal"), ec);
+  db_ = std::make_unique<Connection>(
+      file_.string(), writable || hot_journal ? Connection::Mode::read_write : Connection::Mode::read_only);
   auto pragma = [&](const std::string& name) {
     Statement s = db_->prepare("PRAGMA " + name);
     if (!s.step()) throw StoreError(file_.string() + ": PRAGMA " + name + " gave nothing");
