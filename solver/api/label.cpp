@@ -34,25 +34,15 @@ LabelReport label(Session& session, const Position& position) {
 bool label_batch(const SessionConfig& config, BatchWorkers workers, const std::function<bool(BatchInput&)>& next,
                  const std::function<void(const BatchInput&, const BatchResult&)>& done) {
   if (workers.count < 1) throw ConfigError("a batch needs at least one worker, not " + std::to_string(workers.count));
-  // The sessions: the first loads the database, the others share it; each has one search
-  // thread, and the first one's table or its share of the table budget.
+  // The sessions, of one search thread each.
   std::vector<std::unique_ptr<Session>> sessions;
   SessionConfig each = config;
   each.threads = 1;
-  if (!workers.share_table)
-    each.table_bytes = std::max<std::uint64_t>(config.table_bytes / workers.count, std::uint64_t(1) << 20);
   each.progress = nullptr;
-  // The first session loads the database within the budget the other sessions' tables leave.
-  SessionConfig first = each;
-  const std::uint64_t budget = config.memory_bytes ? config.memory_bytes : physical_memory_bytes();
-  const std::uint64_t others =
-      workers.share_table ? 0 : each.table_bytes * static_cast<std::uint64_t>(workers.count - 1);
-  if (budget > others) first.memory_bytes = budget - others;
-  sessions.push_back(std::make_unique<Session>(first));
-  each.database = sessions.front()->shared_database();
-  each.database_dir.clear();
-  if (workers.share_table && workers.count > 1) each.table_share = sessions.front()->table_share();
-  for (int w = 1; w < workers.count; ++w) sessions.push_back(std::make_unique<Session>(each));
+  open_worker_sessions(each, workers.count, workers.share_table, [&](const SessionConfig& c) -> Session& {
+    sessions.push_back(std::make_unique<Session>(c));
+    return *sessions.back();
+  });
 
   std::mutex mutex;  // guards everything below and the calls of next()
   std::condition_variable ready;

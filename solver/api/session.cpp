@@ -27,6 +27,24 @@ std::uint64_t physical_memory_bytes() {
   return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
 }
 
+void open_worker_sessions(const SessionConfig& config, int count, bool share_table,
+                          const std::function<Session&(const SessionConfig&)>& open) {
+  SessionConfig each = config;
+  if (!share_table)
+    each.table_bytes = std::max<std::uint64_t>(config.table_bytes / static_cast<std::uint64_t>(count), 1 << 20);
+  SessionConfig first = each;
+  const std::uint64_t budget = config.memory_bytes ? config.memory_bytes : physical_memory_bytes();
+  const std::uint64_t others = share_table ? 0 : each.table_bytes * static_cast<std::uint64_t>(count - 1);
+  if (budget > others) first.memory_bytes = budget - others;
+  Session& s0 = open(first);
+  each.database_dir.clear();
+  each.database_seeds = -1;
+  each.database = s0.shared_database();
+  if (share_table && count > 1) each.table_share = s0.table_share();
+  each.note = nullptr;
+  for (int w = 1; w < count; ++w) open(each);
+}
+
 bool holds_packed(SessionConfig::DatabaseLayout layout, const DbScan& scan) {
   using Layout = SessionConfig::DatabaseLayout;
   return layout == Layout::packed || (layout == Layout::as_filed && scan.levels.front().header.is_packed());

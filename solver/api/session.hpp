@@ -117,4 +117,11 @@ class Session {
 // The machine's physical memory in bytes (0 if unknown): the default memory budget.
 std::uint64_t physical_memory_bytes();
 
+// Opens `count` sessions for the workers of one process (a proof job's, a labeller's) from
+// `config`: the first loads the database, within the memory the other sessions' tables
+// leave, and the others share it; they search one table (share_table) or each its share of
+// config.table_bytes. `open(c)` opens a session from `c` and returns it (the caller keeps it).
+void open_worker_sessions(const SessionConfig& config, int count, bool share_table,
+                          const std::function<Session&(const SessionConfig&)>& open);
+
 }  // namespace kalah::api

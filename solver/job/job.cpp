@@ -47,23 +47,13 @@ RunSummary run_local_job(const fs::path& dir, LocalRun config) {
   c.pits = spec.pits;
   c.rules = spec.rules;
   c.max_seeds = pit_seeds(spec.position);
-  if (!config.share_table)
-    c.table_bytes = std::max<std::uint64_t>(c.table_bytes / static_cast<std::uint64_t>(config.workers), 1 << 20);
   std::vector<std::unique_ptr<Worker>> workers;
-  const std::uint64_t budget = c.memory_bytes ? c.memory_bytes : api::physical_memory_bytes();
-  api::SessionConfig first = c;
-  const std::uint64_t others = config.share_table ? 0 : c.table_bytes * static_cast<std::uint64_t>(config.workers - 1);
-  if (budget > others) first.memory_bytes = budget - others;
-  workers.push_back(std::make_unique<Worker>(first, "local-1"));
+  api::open_worker_sessions(c, config.workers, config.share_table, [&](const api::SessionConfig& s) -> api::Session& {
+    const std::string name = "local-" + std::to_string(workers.size() + 1);
+    workers.push_back(std::make_unique<Worker>(s, name));
+    return workers.back()->session();
+  });
   api::Session& s0 = workers.front()->session();
-  api::SessionConfig rest = c;
-  rest.database_dir.clear();
-  rest.database_seeds = -1;
-  rest.database = s0.shared_database();
-  if (config.share_table && config.workers > 1) rest.table_share = s0.table_share();
-  rest.note = nullptr;
-  for (int w = 2; w <= config.workers; ++w)
-    workers.push_back(std::make_unique<Worker>(rest, "local-" + std::to_string(w)));
   RunOptions run = config.run;
   run.database_seeds = s0.database_seeds();
   std::atomic<bool> stop{false};

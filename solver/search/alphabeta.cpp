@@ -17,8 +17,8 @@ constexpr std::uint64_t kNoEntry = ~std::uint64_t(0);  // a child without a data
 // Marks a board busy for the other searchers while this one is in it (parallel search).
 class BusyMark {
  public:
-  BusyMark(BusyTable* table, bool active, const BoardKey::Split& key, int thread)
-      : table_(active ? table : nullptr), hash_(active ? BusyTable::hash(key.index, key.tag) : 0), thread_(thread) {
+  BusyMark(BusyTable& table, bool active, const BoardKey::Split& key, int thread)
+      : table_(active ? &table : nullptr), hash_(active ? BusyTable::hash(key.index, key.tag) : 0), thread_(thread) {
     if (table_) table_->enter(hash_, thread_);
   }
   ~BusyMark() {
@@ -35,14 +35,8 @@ class BusyMark {
 }  // namespace
 
 void Searcher::flush_fills() {
-  if (ctx_->share) {
-    ctx_->share->add_fills(fills_);
-    fills_ = 0;
-    return;
-  }
-  const std::uint64_t total = ctx_->table_fills.fetch_add(fills_, std::memory_order_relaxed) + fills_;
+  ctx_->share->add_fills(fills_);
   fills_ = 0;
-  if (total >= ctx_->grow_at && !ctx_->grow.exchange(true)) ctx_->stop.store(true);
 }
 
 int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int depth) {
@@ -84,7 +78,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   const int b0 = std::min(beta, hi);
   int a = a0;
   const bool parallel = ctx.parallel && tabled && k >= ctx.busy_min_seeds;
-  const BusyMark mark(ctx.busy, parallel, key, thread_);
+  const BusyMark mark(ctx.share->busy(), parallel, key, thread_);
 
   // Every child, with what is known of it without recursing. First pass: sow, detect
   // terminal boards and database hits, compute keys and prefetch the table buckets and
@@ -191,7 +185,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
         continue;
       }
       if (pass == 0 && parallel && searched > 0 && c.seeds >= ctx.busy_min_seeds &&
-          ctx.busy->busy_elsewhere(BusyTable::hash(c.key.index, c.key.tag), thread_)) {
+          ctx.share->busy().busy_elsewhere(BusyTable::hash(c.key.index, c.key.tag), thread_)) {
         deferred[n_deferred++] = i;
         continue;
       }

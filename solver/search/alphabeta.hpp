@@ -1,8 +1,8 @@
 // solver/search/alphabeta.hpp — the negamax alpha-beta search on the remainder value.
 //
 // SearchContext is what all searchers of one solve share: the rules, the key scheme, the
-// lock-free transposition table, the endgame probe, the move generator's tables, the busy
-// marks of a parallel search and the stop flag of a parallel pass. A Searcher is one
+// lock-free transposition table and its share (table_share.hpp: busy marks, growth), the
+// endgame probe, the move generator's tables and the stop flag of a parallel pass. A Searcher is one
 // thread's search with its own node counter. The search is compiled once per pit count and
 // rule set (solver/base/sowing_kernel.hpp's move generator, shared with the database builder). Values are remainder
 // values (engine/board.hpp): the mover's future store gain minus the opponent's, store-independent, so the table stores
@@ -29,32 +29,24 @@ struct SearchContext {
   int pits = 0;
   Rules rules;
   BoardKey key;
-  TranspositionTable* table = nullptr;
+  TranspositionTable* table = nullptr;  // share->table()
+  TableShare* share = nullptr;
   EndgameProbe probe;
   std::unique_ptr<base::SowTables> sowing;  // for pits of up to key.max_seeds() seeds
-  // Parallel search (more than one searcher, of this context or of others sharing the table
-  // and the marks, table_share.hpp): boards with at least busy_min_seeds seeds in the pits
-  // are marked while searched, and a searcher puts off a child another searcher is in
-  // (after the first child of a node: young brothers wait).
+  // Parallel search (more than one searcher, of this context or of others sharing the table,
+  // table_share.hpp): boards with at least busy_min_seeds seeds in the pits are marked in the
+  // share's busy table while searched, and a searcher puts off a child another searcher is
+  // in (after the first child of a node: young brothers wait).
   bool parallel = false;
   int busy_min_seeds = 0;
-  BusyTable* busy = nullptr;  // when parallel
   // Boards with fewer seeds in the pits than this bypass the table: they are neither looked
   // up (as a node or as a child) nor stored. Just above the endgame database a node's
   // children are mostly database hits and its subtree is small: searching it again costs
   // less than the table's cache and TLB misses (Kalah(6,5): 1.8x the nodes, 2.9x the rate).
   int table_min_seeds = 0;
-  // The table grows between passes (transposition_table.hpp): searchers count the entries
-  // they put in empty slots (in batches of fill_batch into table_fills), and the one that
-  // takes the count to grow_at sets grow and stop, so the pass unwinds, the solver doubles
-  // the table and runs the pass again (what was proven stays in the table).
-  // A table shared with other Solvers counts its fills and asks for growth itself (share).
-  std::atomic<std::uint64_t> table_fills{0};
-  std::uint64_t grow_at = UINT64_MAX;
-  std::uint64_t fill_batch = 1024;
-  std::atomic<bool> grow{false};
-  TableShare* share = nullptr;
-  std::atomic<bool> stop{false};              // set when a parallel pass is decided: searchers unwind
+  // Set when a parallel pass is decided, or by the share when the table is to grow:
+  // searchers unwind.
+  std::atomic<bool> stop{false};
   const std::atomic<bool>* cancel = nullptr;  // set from outside: every searcher unwinds
 
   bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
@@ -63,10 +55,9 @@ struct SearchContext {
 
 class Searcher {
  public:
-  // Searcher number `thread` of the context's searchers (0 for a serial search); its busy
-  // marks carry `mark` (busy_table.hpp; by default `thread`).
-  Searcher(SearchContext& context, int thread) : ctx_(&context), thread_(thread) {}
-  void set_mark(int mark) { thread_ = mark; }
+  // A searcher of the context whose busy marks carry `mark` (busy_table.hpp: unique among the
+  // searchers of the table's share, TableShare::join).
+  Searcher(SearchContext& context, int mark) : ctx_(&context), thread_(mark) {}
 
   // Fail-soft alpha-beta on board b (k seeds in the pits, mover to move), which must not be
   // terminal nor covered by the endgame probe; key = ctx.key.split(b, table index bits);
@@ -100,13 +91,14 @@ class Searcher {
 
   // Store bounds for a board in the table, counting entries that take an empty slot.
   void store(const BoardKey::Split& key, int lower, int upper, int move, int work) {
-    if (ctx_->table->store(key.index, key.tag, lower, upper, move, work) && ++fills_ >= ctx_->fill_batch) flush_fills();
+    if (ctx_->table->store(key.index, key.tag, lower, upper, move, work) && ++fills_ >= ctx_->share->fill_batch())
+      flush_fills();
   }
   void flush_fills();
 
   SearchContext* ctx_;
   int thread_;               // the busy-mark id
-  std::uint64_t fills_ = 0;  // not yet added to ctx.table_fills
+  std::uint64_t fills_ = 0;  // not yet added to the share's count (TableShare::add_fills)
   std::uint64_t nodes_ = 0;
   std::uint64_t horizon_ = 0;
 };

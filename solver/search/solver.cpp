@@ -45,18 +45,26 @@ std::size_t initial_table_bytes(int pits, int max_seeds, std::size_t asked) {
 }
 }  // namespace
 
+namespace {
+std::shared_ptr<TableShare> share_for(int pits, const Rules& rules, int max_seeds, const SolverOptions& options) {
+  if (options.share) return options.share;
+  return std::make_shared<TableShare>(
+      std::make_unique<TranspositionTable>(Solver::table_bytes_for(pits, max_seeds, options.table_bytes),
+                                           initial_table_bytes(pits, max_seeds, options.table_initial_bytes)),
+      pits, std::max(max_seeds, 0), rules);
+}
+}  // namespace
+
 Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions options)
-    : table_(options.share ? options.share->table()
-                           : std::make_shared<TranspositionTable>(
-                                 table_bytes_for(pits, max_seeds, options.table_bytes),
-                                 initial_table_bytes(pits, max_seeds, options.table_initial_bytes))),
-      options_(std::move(options)) {
-  std::shared_ptr<TableShare> share = std::move(options_.share);  // joined below
-  table_capped_ = !share && table_bytes_for(pits, max_seeds, options_.table_bytes) < options_.table_bytes;
+    : share_(share_for(pits, rules, max_seeds, options)), table_(&share_->table()), options_(std::move(options)) {
+  const bool joined = options_.share != nullptr;  // another Solver's share
+  options_.share.reset();                         // held in share_
+  table_capped_ = !joined && table_bytes_for(pits, max_seeds, options_.table_bytes) < options_.table_bytes;
   ctx_.pits = pits;
   ctx_.rules = rules.value_rules();
   ctx_.key = BoardKey(pits, std::max(max_seeds, 0));
-  ctx_.table = table_.get();
+  ctx_.table = table_;
+  ctx_.share = share_.get();
   ctx_.probe = options_.probe;
   // The move generator's tables; with an in-memory database, its indexing too.
   const BoardIndexer no_database(pits, 0);
@@ -68,54 +76,30 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
                             "-bit keys, at most " + std::to_string(TranspositionTable::kTagBits) +
                             " tag bits): give it more memory");
   threads_ = options_.threads > 0 ? options_.threads : omp_get_max_threads();
-  ctx_.parallel = threads_ > 1;
+  // Marks pay with other searchers beside this one's: its own threads, or another Solver's.
+  ctx_.parallel = threads_ > 1 || joined;
   ctx_.cancel = options_.cancel;
   if (ctx_.probe.max_seeds >= 0 && options_.table_seeds_above_db > 0)
     ctx_.table_min_seeds = ctx_.probe.max_seeds + options_.table_seeds_above_db;
   // (A board below the table has no key to mark.)
   ctx_.busy_min_seeds = std::max(std::max(ctx_.probe.max_seeds, 0) + kBusySeedsAboveDatabase, ctx_.table_min_seeds);
-  for (int t = 0; t < threads_; ++t) searchers_.push_back(std::make_unique<Searcher>(ctx_, t));
-  if (share) {
-    join_share(std::move(share));
-  } else {
-    if (ctx_.parallel) {
-      own_busy_ = std::make_unique<BusyTable>();
-      ctx_.busy = own_busy_.get();
-    }
-    set_growth_point();
-  }
-}
-
-Solver::~Solver() {
-  if (share_) share_->quit(&ctx_.stop, threads_);
-}
-
-void Solver::join_share(std::shared_ptr<TableShare> share) {
-  const int first_mark = share->join(&ctx_.stop, threads_, ctx_.pits, ctx_.key.max_seeds(), ctx_.rules);
-  share_ = std::move(share);
-  ctx_.share = share_.get();
-  ctx_.busy = &share_->busy();
-  ctx_.parallel = true;  // the other Solvers' searchers are searching beside these
+  const int first_mark = share_->join(&ctx_.stop, threads_, pits, ctx_.key.max_seeds(), ctx_.rules);
   for (int t = 0; t < threads_; ++t)
-    searchers_[static_cast<std::size_t>(t)]->set_mark((first_mark + t) % BusyTable::kMarks);
-  own_busy_.reset();
-  set_growth_point();
+    searchers_.push_back(std::make_unique<Searcher>(ctx_, (first_mark + t) % BusyTable::kMarks));
 }
+
+Solver::~Solver() { share_->quit(&ctx_.stop, threads_); }
 
 std::shared_ptr<TableShare> Solver::table_share() {
-  if (!share_)
-    join_share(
-        std::make_shared<TableShare>(table_, ctx_.table_fills.load(), ctx_.pits, ctx_.key.max_seeds(), ctx_.rules));
+  ctx_.parallel = true;  // other Solvers' searchers will search beside this one's
   return share_;
 }
 
 namespace {
-// Access to a shared table for one scope (TableShare::enter and leave); nothing without a share.
+// Access to the table for one scope (TableShare::enter and leave).
 class TableAccess {
  public:
-  explicit TableAccess(TableShare* share) : share_(share) {
-    if (share_) share_->enter();
-  }
+  explicit TableAccess(TableShare& share) : share_(&share) { share_->enter(); }
   ~TableAccess() { leave(); }
   TableAccess(const TableAccess&) = delete;
   TableAccess& operator=(const TableAccess&) = delete;
@@ -130,49 +114,23 @@ class TableAccess {
 };
 }  // namespace
 
-// The table doubles when an eighth of its entries are in use: Kalah(5,6) with a 26-seed
-// database searched 762 M nodes growing at a half, 262 M at a quarter, 248 M at an eighth
-// (as many as a table of the final size from the start): a fuller table evicts cheap
-// entries from full buckets, and their subtrees are searched again. The searchers add up
-// their counts in batches small against that (a shared counter a store would cost a
-// contended cache line).
-// A shared table counts the fills of all its Solvers (TableShare::add_fills).
-void Solver::set_growth_point() {
-  if (share_) {
-    ctx_.grow_at = UINT64_MAX;
-    ctx_.fill_batch = share_->fill_batch();
-    return;
-  }
-  constexpr std::uint64_t kGrowAtOneIn = 8;
-  const std::uint64_t at = table_->capacity() / kGrowAtOneIn;
-  ctx_.grow_at = table_->can_grow() ? at : UINT64_MAX;
-  ctx_.fill_batch = std::clamp<std::uint64_t>(at / (16 * static_cast<std::uint64_t>(threads_)), 1, 1024);
-}
-
-void Solver::grow_table() {
-  table_->grow(threads_);
-  ++table_doublings_;
-  set_growth_point();
-  ctx_.grow.store(false);
-}
-
 std::size_t Solver::table_bytes() const {
-  const TableAccess access(share_.get());
+  const TableAccess access(*share_);
   return table_->bytes();
 }
 
 std::size_t Solver::table_capacity() const {
-  const TableAccess access(share_.get());
+  const TableAccess access(*share_);
   return table_->capacity();
 }
 
 std::size_t Solver::table_used() const {
-  const TableAccess access(share_.get());
+  const TableAccess access(*share_);
   return table_->used();
 }
 
 std::pair<int, int> Solver::known_bounds(const Board& b, int k) const {
-  const TableAccess access(share_.get());
+  const TableAccess access(*share_);
   const BoardKey::Split key = ctx_.key.split(b, table_->index_bits());
   const TableEntry known = table_->probe(key.index, key.tag);
   return {std::max(base::min_value(k, ctx_.rules), known.lower), std::min(base::max_value(k), known.upper)};
@@ -225,7 +183,7 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
 int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth) {
   ++passes_;
   for (;;) {
-    TableAccess access(share_.get());
+    TableAccess access(*share_);
     const BoardKey::Split key = ctx_.key.split(b, table_->index_bits());
     int result = 0;
     if (threads_ == 1) {
@@ -240,22 +198,16 @@ int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int uppe
       }
     }
     ctx_.stop.store(false);
-    const bool shared_table_grew = access.leave();
-    if (ctx_.cancelled()) {
-      // A growth asked for during the cancelled pass happens now, or the next call's first
-      // pass would run on the small table only to be searched again.
-      if (!share_ && ctx_.grow.load()) grow_table();
-      throw Interrupted(lower, upper);
-    }
-    if (share_) {
-      if (!shared_table_grew) return result;
-      continue;  // stopped (perhaps) for the shared table to grow: again, on the doubled table
-    }
-    if (!ctx_.grow.load()) return result;
-    grow_table();  // the pass was stopped to grow: again, on twice the table
+    // A growth asked for during the pass happens as the last searcher of the table leaves
+    // (even a cancelled pass's: else the next call's first pass would run on the small table
+    // only to be searched again).
+    const bool grew = access.leave();
+    if (ctx_.cancelled()) throw Interrupted(lower, upper);
+    if (!grew) return result;
+    // The pass was (perhaps) stopped for the table to grow: again, on twice the table.
     if (options_.progress)
-      options_.progress("table grown to " + std::to_string(table_->bytes() >> 20) + " MiB at " +
-                        std::to_string(nodes()) + " nodes");
+      options_.progress("table grown to " + std::to_string(table_bytes() >> 20) + " MiB at " + std::to_string(nodes()) +
+                        " nodes");
   }
 }
 

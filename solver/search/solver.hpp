@@ -130,7 +130,7 @@ class Solver {
   std::size_t table_bytes() const;
   std::size_t table_max_bytes() const { return table_->max_bytes(); }
   // Doublings of the table (a shared one's, by whichever Solver).
-  int table_doublings() const { return share_ ? share_->doublings() : table_doublings_; }
+  int table_doublings() const { return share_->doublings(); }
   // Was the table made smaller than asked because the problem has fewer boards?
   bool table_capped() const { return table_capped_; }
   std::size_t table_capacity() const;
@@ -145,30 +145,25 @@ class Solver {
   int deepen(const Board& b, int k, int guess, int lower, int upper);
   // What the table knows of b (k seeds): its bounds within the seeds-in-play bounds.
   std::pair<int, int> known_bounds(const Board& b, int k) const;
-  void grow_table();
-  void set_growth_point();
-  void join_share(std::shared_ptr<TableShare> share);
 
  public:
   // This Solver's table and busy marks, for SolverOptions::share of other Solvers of the same
-  // pits, seed cap and value rules; from the first call on, this Solver searches them as a
-  // member of the share. Call it between searches, not during one.
+  // pits, seed cap and value rules; from the first call on, this Solver marks the boards it
+  // searches even with one thread. Call it between searches, not during one.
   std::shared_ptr<TableShare> table_share();
 
  private:
   std::uint64_t horizon_boards() const;
   int seeds_checked(const Board& b) const;
 
-  std::shared_ptr<TranspositionTable> table_;
-  std::shared_ptr<TableShare> share_;    // when the table is shared
-  std::unique_ptr<BusyTable> own_busy_;  // the marks of this Solver's threads alone
+  std::shared_ptr<TableShare> share_;  // this Solver's alone until handed out
+  TranspositionTable* table_;          // share_->table()
   SearchContext ctx_;
   std::vector<std::unique_ptr<Searcher>> searchers_;
   int threads_ = 1;
   std::uint64_t passes_ = 0;
   SolverOptions options_;
   bool table_capped_ = false;
-  int table_doublings_ = 0;
   Estimate first_guess_;
   int deepening_depth_ = 0;
 };

@@ -1,15 +1,17 @@
-// solver/search/table_share.hpp — one transposition table and one set of busy marks searched
-// by several Solvers at once (the workers of one process: a proof job's, a labeller's), and
-// the table's growth while none of them is in it.
+// solver/search/table_share.hpp — a transposition table and its busy marks as the Solvers
+// searching them see it (one Solver, or several of one process: a proof job's or a
+// labeller's workers), and the table's growth while none of them is in it.
 //
-// Solvers on one table build on each other's proofs, and with one set of busy marks
-// (busy_table.hpp) each puts off the boards another is searching, as one Solver's threads
-// do. The table grows as one Solver's does (doubling when an eighth of its entries are in
-// use), but growth moves entries between buckets, so nobody may probe or store during it:
+// Every Solver searches its table through a share; handing the share to other Solvers
+// (Solver::table_share, SolverOptions::share) lets them build on each other's proofs, and
+// with one set of busy marks (busy_table.hpp) each puts off the boards another is searching,
+// as one Solver's threads do. The table starts small and doubles when an eighth of its
+// entries are in use (solver.cpp, "Growth"), but growth moves entries between buckets, so
+// nobody may probe or store during it:
 //   - every access to the table runs between enter() and leave();
-//   - a searcher whose count of filled entries reaches the growth point calls add_fills(),
-//     which asks for growth: every member's stop flag is set, so searches under way unwind,
-//     and enter() waits;
+//   - searchers count the entries they put in empty slots, in batches (fill_batch) added
+//     with add_fills(); the batch that reaches the growth point asks for growth, which sets
+//     every member's stop flag, so searches under way unwind, and enter() waits;
 //   - the last member to leave() grows the table, clears the stop flags and lets them in;
 //   - leave() says whether a growth was asked for while the caller was in, so a search it
 //     stopped is run again (every bound proven before stays in the table).
@@ -31,14 +33,13 @@ namespace kalah::search {
 
 class TableShare {
  public:
-  // A share of `table` (holding `filled` entries so far), for Solvers of `pits` pits, at most
-  // `max_seeds` seeds and `rules`' values.
-  TableShare(std::shared_ptr<TranspositionTable> table, std::uint64_t filled, int pits, int max_seeds,
-             const Rules& rules);
+  // A share of `table` (empty), for Solvers of `pits` pits, at most `max_seeds` seeds and
+  // `rules`' values.
+  TableShare(std::unique_ptr<TranspositionTable> table, int pits, int max_seeds, const Rules& rules);
   TableShare(const TableShare&) = delete;
   TableShare& operator=(const TableShare&) = delete;
 
-  const std::shared_ptr<TranspositionTable>& table() const { return table_; }
+  TranspositionTable& table() const { return *table_; }
   BusyTable& busy() { return busy_; }
   int doublings() const { return doublings_.load(std::memory_order_relaxed); }
 
@@ -57,13 +58,14 @@ class TableShare {
 
   // `n` more entries went into empty slots; at an eighth of the capacity, growth is asked for.
   void add_fills(std::uint64_t n);
-  // How many entries to count before calling add_fills (small against the growth point).
-  std::uint64_t fill_batch() const;
+  // How many entries a searcher counts before calling add_fills (small against the growth
+  // point, so the table grows near it; a shared counter a store would cost a contended line).
+  std::uint64_t fill_batch() const { return fill_batch_.load(std::memory_order_relaxed); }
 
  private:
   void ask_growth();        // with mutex_ held
   void set_growth_point();  // with mutex_ held, or before any search
-  std::shared_ptr<TranspositionTable> table_;
+  std::unique_ptr<TranspositionTable> table_;
   BusyTable busy_;
   int pits_, max_seeds_;
   Rules rules_;
@@ -78,6 +80,7 @@ class TableShare {
   std::uint64_t generation_ = 0;  // growths done
   std::atomic<std::uint64_t> fills_{0};
   std::atomic<std::uint64_t> grow_at_{UINT64_MAX};
+  std::atomic<std::uint64_t> fill_batch_{1};
   std::atomic<int> doublings_{0};
 };
 
