@@ -3,6 +3,9 @@
 // points and resumed; stores that are damaged, foreign or busy.
 #include "testing/catch.hpp"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <random>
 
@@ -267,6 +270,37 @@ TEST_CASE("job stores that are missing, foreign, damaged, busy or there already 
     tamper("UPDATE meta SET value = 'x' WHERE key = 'rules'", "description cannot be read");
     tamper("PRAGMA user_version = 7", "newer than this kalah reads");
   }
+}
+
+TEST_CASE("a store left with a hot rollback journal (a writer killed mid-transaction) opens to read", "[job]") {
+  // Stores made before job init used WAL were in rollback mode until their first run; a run
+  // killed while it changed such a store left a hot journal, which only a writer can roll
+  // back. job status and job run (which opens the store to read first) recover it.
+  ScratchDir dir("job");
+  const std::filesystem::path j = dir.path / "j";
+  job::init_job(j, spec_of(Position::start(4, 3), Rules{}));
+  const std::string file = (j / job::kStoreFile).string();
+  { job::Connection(file, job::Connection::Mode::read_write).exec("PRAGMA journal_mode=DELETE"); }
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    // A transaction too large for the page cache: pages spill to the file, the journal is
+    // synced (hot), and the process dies before it commits.
+    job::Connection c(file, job::Connection::Mode::read_write);
+    c.exec("PRAGMA cache_size=1");
+    c.exec("BEGIN IMMEDIATE");
+    for (int i = 0; i < 200; ++i)
+      c.exec("INSERT INTO meta(key, value) VALUES ('x" + std::to_string(i) + "', '" + std::string(4000, 'y') + "')");
+    _exit(0);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  REQUIRE(std::filesystem::exists(file + "-journal"));
+  const job::JobStatus st = job::job_status(j);  // rolls the journal back
+  CHECK(st.lower == -24);
+  CHECK(st.upper == 24);
+  CHECK_FALSE(std::filesystem::exists(file + "-journal"));
+  CHECK(job::run_local_job(j, small_run(1, 1)).finished);
 }
 
 TEST_CASE("a version-1 job store is read, and gains run.in_flight when a run opens it", "[job]") {
