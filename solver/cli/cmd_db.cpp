@@ -113,15 +113,16 @@ int run_build(const Args& args) {
       ("threads,t", po::value<int>()->default_value(0), "threads (0: all cores)")
       ("memory", po::value<std::string>(), "memory cap, e.g. 4G: refuse to start when the build needs more")
       ("compression", po::value<int>()->default_value(3), "zstd level (1..19)")
-      ("format", po::value<int>()->default_value(1), "level file format: 1 (one byte a board), 2 (packed, 2-4 bits a board: the build holds lower levels packed and needs about half the memory) or 3 (packed by sublevel pairs: as 2, and the level being built is held a pair at a time; the format for the largest databases)");
+      ("format", po::value<std::string>()->default_value("auto"), "level file format: 1 (one byte a board), 2 (packed, 2-4 bits a board: the build holds lower levels packed and needs about half the memory), 3 (packed by sublevel pairs: as 2, and the level being built is held a pair at a time; the format for the largest databases) or auto (the directory's own format when it has levels, else the first of 1, 2, 3 that fits in the memory cap)");
   // clang-format on
   options.add(rule_options());
   po::variables_map vm;
   po::positional_options_description pos;  // `db build DIR`, as `job init DIR`
   pos.add("out", 1);
-  if (!parse_command("db build",
-                     "[--out] DIR --pits M --max-seeds S [rule options] [--threads T] [--memory SIZE] [--format 1|2|3]",
-                     options, args, vm, &pos))
+  if (!parse_command(
+          "db build",
+          "[--out] DIR --pits M --max-seeds S [rule options] [--threads T] [--memory SIZE] [--format 1|2|3|auto]",
+          options, args, vm, &pos))
     return 0;
   DbBuildOptions o;
   o.pits = vm["pits"].as<int>();
@@ -129,9 +130,10 @@ int run_build(const Args& args) {
   o.rules = rules_from(vm);
   o.threads = vm["threads"].as<int>();
   o.compression = vm["compression"].as<int>();
-  const int format = vm["format"].as<int>();
-  if (format < 1 || format > 3) throw UsageError("--format must be 1, 2 or 3");
-  o.format = static_cast<std::uint32_t>(format);
+  const std::string format = vm["format"].as<std::string>();
+  if (format != "auto" && format != "1" && format != "2" && format != "3")
+    throw UsageError("--format must be 1, 2, 3 or auto, not " + kalah::quoted(format));
+  o.format = format == "auto" ? DbBuildOptions::kChooseFormat : static_cast<std::uint32_t>(format[0] - '0');
   if (o.pits < 1 || o.pits > kMaxPits) throw UsageError("--pits must be 1..8");
   if (o.max_seeds < 0 || o.max_seeds > 127) throw UsageError("--max-seeds must be 0..127");
   if (o.threads < 0 || o.threads > 1024) throw UsageError("--threads must be between 0 and 1024");
@@ -153,14 +155,16 @@ int run_build(const Args& args) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string(e.what()) + ": lower --max-seeds");
   }
+  const bool chosen = o.format == DbBuildOptions::kChooseFormat;
+  if (chosen) o.format = db_format_for(dir, o.pits, o.max_seeds, o.memory_limit);
   const std::uint64_t need = db_memory_needed(o.pits, o.max_seeds, o.format);
   std::cerr << "kalah db build: " << o.pits << " pits, levels 0.." << o.max_seeds << " ("
             << group(ix.count_upto(o.max_seeds)) << " positions), rules " << rules_text(o.rules) << ", format "
             << o.format
-            << (o.format == dbfile::kPairedVersion   ? " (packed by sublevel pairs)"
-                : o.format == dbfile::kPackedVersion ? " (packed)"
-                                                     : " (one byte a board)")
-            << "\n"
+            << (o.format == dbfile::kPairedVersion   ? " (packed by sublevel pairs"
+                : o.format == dbfile::kPackedVersion ? " (packed"
+                                                     : " (one byte a board")
+            << (chosen ? "; --format auto)" : ")") << "\n"
             << "  memory needed: " << byte_text(need)
             << (o.memory_limit ? " (limit " + byte_text(o.memory_limit) + ")" : std::string()) << "\n";
   if (o.rules.pie) std::cerr << "  note: the pie rule does not affect endgame values; it is ignored\n";
@@ -529,7 +533,7 @@ int run_db(const Args& args) {
   if (sub == "--help" || sub == "-h") {
     std::cout << usage << "\n"
               << "  build   build (or resume) a database: --pits M --max-seeds S --out DIR [rules] [--threads T]\n"
-              << "          [--memory SIZE] [--format 1|2|3]\n"
+              << "          [--memory SIZE] [--format 1|2|3|auto]\n"
               << "  info    what a database directory holds\n"
               << "  probe   exact value and best move of a position: DIR --position POS [--json]\n"
               << "  verify  re-derive every entry from its successors and check every checksum: DIR\n"

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "solver/db/format.hpp"
+#include "solver/db/store.hpp"
 #include "testing/run_cli.hpp"
 #include "testing/scratch_dir.hpp"
 
@@ -99,9 +100,10 @@ TEST_CASE("db cli: errors name the file and the problem", "[db][cli]") {
   CHECK(r.exit_code == 2);  // a budget the build cannot serve: a usage error, like a solve's
   CHECK(r.err.find("over the limit") != std::string::npos);
   CHECK(r.err.find("--format 3") == std::string::npos);  // 5.9 GiB: no format fits in 1 GiB
-  r = run_kalah("db build -m 6 -S 30 --out " + d + "/big --memory 8G");
+  r = run_kalah("db build -m 6 -S 30 --out " + d + "/big --memory 8G --format 1");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("over the limit of 8.00 GiB (--memory); --format 3 needs 5.91 GiB") != std::string::npos);
+  CHECK(!std::filesystem::exists(d + "/big"));
 
   r = run_kalah("db build -m 3 -S 4 --out " + d + "/x --memory lots");
   CHECK(r.exit_code == 2);
@@ -253,7 +255,7 @@ TEST_CASE("db cli: packed builds (formats 2 and 3): info, solve packed or unpack
 
     const auto bad = run_kalah("db build --pits 4 --max-seeds 3 --out " + d2 + " --format 4");
     CHECK(bad.exit_code == 2);
-    CHECK(bad.err.find("--format must be 1, 2 or 3") != std::string::npos);
+    CHECK(bad.err.find("--format must be 1, 2, 3 or auto, not '4'") != std::string::npos);
     const auto both = run_kalah(solve + d2 + " --db-packed --db-bytes");
     CHECK(both.exit_code == 2);
     CHECK(both.err.find("exclude each other") != std::string::npos);
@@ -299,4 +301,30 @@ TEST_CASE("db cli: solve loads the deepest levels that fit in --memory and says 
   REQUIRE(packed.exit_code == 0);
   CHECK(json_int(packed.out, "db_max_seeds") > 10);
   CHECK(json_int(packed.out, "value") == json_int(full.out, "value"));
+}
+
+TEST_CASE("db cli: without --format a build takes the first format that fits in --memory and keeps it",
+          "[db][cli][packed]") {
+  ScratchDir dir("cli-auto");
+  const std::string d = dir.path.string();
+  // Room for format 3's need, not format 2's nor format 1's.
+  const std::uint64_t room = kalah::db_memory_needed(4, 10, kalah::dbfile::kPairedVersion);
+  REQUIRE(room < kalah::db_memory_needed(4, 10, kalah::dbfile::kPackedVersion));
+  auto r = run_kalah("db build --pits 4 --max-seeds 10 --threads 2 " + d + " --memory " + std::to_string(room));
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("format 3 (packed by sublevel pairs; --format auto)") != std::string::npos);
+  CHECK(nlohmann::json::parse(run_kalah("db info --json " + d).out)["format_version"] == 3);
+  // Grown without a cap: the directory's format is kept, nothing converted.
+  r = run_kalah("db build --pits 4 --max-seeds 11 --threads 2 " + d);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("format 3 (packed by sublevel pairs; --format auto)") != std::string::npos);
+  CHECK(r.err.find("converted") == std::string::npos);
+  CHECK(r.out.find("(1 built, 11 reused)") != std::string::npos);
+  // A new directory without a cap below its need: one byte a board.
+  ScratchDir small("cli-auto-small");
+  r = run_kalah("db build --pits 3 --max-seeds 6 " + small.path.string());
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("format 1 (one byte a board; --format auto)") != std::string::npos);
+  r = run_kalah("db build --pits 3 --max-seeds 6 --format auto " + small.path.string());
+  CHECK(r.exit_code == 0);
 }

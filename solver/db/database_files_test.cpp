@@ -2,8 +2,11 @@
 // file and the problem, rules and pit mismatches, resumed builds, memory refusal.
 #include "testing/catch.hpp"
 
+#include <fstream>
+
 #include "solver/db/database.hpp"
 #include "solver/db/format.hpp"
+#include "solver/db/manifest.hpp"
 #include "solver/db/store.hpp"
 #include "testing/scratch_dir.hpp"
 
@@ -228,4 +231,48 @@ TEST_CASE("db files: memory limit and early end are refused up front", "[db][fil
   o.rules.early_end = true;
   CHECK_THROWS_WITH(build_database(dir.path, o), Catch::Contains("depend on the"));
   CHECK(db_memory_needed(6, 24) > BoardIndexer(6, 24).count_upto(24));
+}
+
+TEST_CASE("db files: --format auto keeps a directory's format, else takes the first that fits", "[db][files]") {
+  ScratchDir dir("auto-format");
+  const int m = 4, s = 10;
+  const std::uint64_t one = db_memory_needed(m, s, dbfile::kVersion);
+  const std::uint64_t two = db_memory_needed(m, s, dbfile::kPackedVersion);
+  const std::uint64_t three = db_memory_needed(m, s, dbfile::kPairedVersion);
+  REQUIRE(three < two);
+  REQUIRE(two < one);
+  // A new directory: the first format whose need fits (0: no limit).
+  CHECK(db_format_for(dir.path, m, s, 0) == dbfile::kVersion);
+  CHECK(db_format_for(dir.path, m, s, one) == dbfile::kVersion);
+  CHECK(db_format_for(dir.path, m, s, one - 1) == dbfile::kPackedVersion);
+  CHECK(db_format_for(dir.path, m, s, two - 1) == dbfile::kPairedVersion);
+  CHECK(db_format_for(dir.path, m, s, three - 1) == dbfile::kPairedVersion);  // nothing fits: the least need
+  // A build asking for no format gets that choice, and a later one keeps it.
+  DbBuildOptions o;
+  o.pits = m;
+  o.max_seeds = s;
+  o.threads = 2;
+  o.format = DbBuildOptions::kChooseFormat;
+  o.memory_limit = two - 1;
+  REQUIRE(build_database(dir.path, o).levels_built == s + 1);
+  CHECK(read_manifest(dir.path)->format_version == dbfile::kPairedVersion);
+  CHECK(db_format_for(dir.path, m, s, 0) == dbfile::kPairedVersion);
+  o.memory_limit = 0;
+  o.max_seeds = s + 1;  // grown, not converted
+  const DbBuildSummary grown = build_database(dir.path, o);
+  CHECK(grown.levels_reused == s + 1);
+  CHECK(grown.levels_built == 1);
+  CHECK(read_manifest(dir.path)->format_version == dbfile::kPairedVersion);
+  CHECK(db_format_for(dir.path, 3, 8, 0) == dbfile::kVersion);  // another pit count's manifest: not this build's
+  // A directory of format 1 keeps it while it fits, and gives way to a format that fits.
+  ScratchDir bytes_dir("auto-format-1");
+  o.memory_limit = 0;
+  o.max_seeds = s;
+  REQUIRE(build_database(bytes_dir.path, o).levels_built == s + 1);
+  CHECK(read_manifest(bytes_dir.path)->format_version == dbfile::kVersion);
+  CHECK(db_format_for(bytes_dir.path, m, s, one) == dbfile::kVersion);
+  CHECK(db_format_for(bytes_dir.path, m, s, two - 1) == dbfile::kPairedVersion);
+  // A manifest that cannot be read counts as none.
+  std::ofstream(manifest_path(dir.path), std::ios::trunc) << "{ not json";
+  CHECK(db_format_for(dir.path, m, s, 0) == dbfile::kVersion);
 }

@@ -38,6 +38,26 @@ std::uint64_t db_memory_needed(int pits, int max_seeds, std::uint32_t format) {
   return packed_bytes_estimate(ix, max_seeds - 1) + top_bytes + top_packed + margin;
 }
 
+std::uint32_t db_format_for(const fs::path& dir, int pits, int max_seeds, std::uint64_t memory_limit) {
+  const auto fits = [&](std::uint32_t format) {
+    return memory_limit == 0 || db_memory_needed(pits, max_seeds, format) <= memory_limit;
+  };
+  std::optional<DbManifest> previous;
+  try {
+    previous = read_manifest(dir);
+  } catch (const DatabaseError&) {
+    // An unreadable manifest: the build says so and starts afresh; choose as for a new one.
+  }
+  if (previous && previous->pits == pits &&
+      (previous->format_version == dbfile::kVersion || previous->format_version == dbfile::kPackedVersion ||
+       previous->format_version == dbfile::kPairedVersion) &&
+      fits(previous->format_version))
+    return previous->format_version;
+  for (const std::uint32_t format : {dbfile::kVersion, dbfile::kPackedVersion})
+    if (fits(format)) return format;
+  return dbfile::kPairedVersion;
+}
+
 namespace {
 
 std::string link_target(const fs::path& p) {
@@ -117,11 +137,13 @@ std::uint64_t level_bytes_estimate(std::uint64_t entries, std::uint64_t prev_ent
   return need + (std::uint64_t(1) << 20);
 }
 
-DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& o, const DbBuildEvents& events) {
+DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& asked, const DbBuildEvents& events) {
   const auto t0 = std::chrono::steady_clock::now();
-  check_database_rules(o.rules);
-  if (o.max_seeds < 0 || o.max_seeds > 127) throw std::invalid_argument("--max-seeds must be 0..127");
-  const BoardIndexer ix(o.pits, o.max_seeds);
+  check_database_rules(asked.rules);
+  if (asked.max_seeds < 0 || asked.max_seeds > 127) throw std::invalid_argument("--max-seeds must be 0..127");
+  const BoardIndexer ix(asked.pits, asked.max_seeds);
+  DbBuildOptions o = asked;
+  if (o.format == DbBuildOptions::kChooseFormat) o.format = db_format_for(dir, o.pits, o.max_seeds, o.memory_limit);
   if (o.format != dbfile::kVersion && o.format != dbfile::kPackedVersion && o.format != dbfile::kPairedVersion)
     throw std::invalid_argument(
         "level file format must be 1 (one byte a board), 2 (packed) or 3 (packed by sublevel pairs), not " +

@@ -45,7 +45,9 @@ struct DbBuildOptions {
   // dbfile::kPackedVersion (packed: the build holds the levels below the one it computes packed,
   // and writes each level packed) or dbfile::kPairedVersion (packed by sublevel pairs: as 2, and
   // the level under construction is computed a pair at a time, each pair packed when done). A
-  // level file of another format is converted, not rebuilt.
+  // level file of another format is converted, not rebuilt. kChooseFormat: db_format_for's
+  // choice.
+  static constexpr std::uint32_t kChooseFormat = 0;
   std::uint32_t format = dbfile::kVersion;
   // Free space of the directory's filesystem, asked before each level is computed (tests
   // inject their own).
@@ -78,6 +80,14 @@ struct DbBuildSummary {
 // compressed blocks at a time). Format 3: as 2 with only the top level's largest pair at one
 // byte a board.
 std::uint64_t db_memory_needed(int pits, int max_seeds, std::uint32_t format = dbfile::kVersion);
+
+// The format a build of levels 0..max_seeds in `dir` gets when none is asked for: the format
+// of the build that made `dir` (its manifest's), so that a resumed or grown database is not
+// converted, if that fits in memory_limit; else the first of 1, 2, 3 that fits (one byte a
+// board builds and probes fastest; the packed formats need less memory, format 3 the least);
+// 3 when none does (the build then refuses, naming its need). memory_limit 0: no limit. A
+// directory whose manifest cannot be read counts as new.
+std::uint32_t db_format_for(const std::filesystem::path& dir, int pits, int max_seeds, std::uint64_t memory_limit);
 
 // Build (or resume) the database in `dir` (created if missing). Throws std::invalid_argument
 // for what the build cannot serve (early end, a size out of range, a memory need over the
