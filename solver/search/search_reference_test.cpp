@@ -2,6 +2,9 @@
 #include "testing/catch.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <climits>
+#include <memory>
 #include <thread>
 
 #include "solver/db/database.hpp"
@@ -141,6 +144,81 @@ TEST_CASE("search: Solvers sharing one table on two threads give the reference v
   other_seeds.share = c.table_share();
   CHECK_THROWS_AS(search::Solver(5, Rules{}, 15, other_seeds), std::invalid_argument);
   CHECK_THROWS_AS(search::Solver(6, Rules{}, 14, other_seeds), std::invalid_argument);
+}
+
+TEST_CASE("search: three Solvers on one table, one cancelled again and again and then gone, give exact values",
+          "[search]") {
+  // Members of one share come and go while the table grows under them: a Solver whose every
+  // third pass is cancelled (its Interrupted bounds must hold the value), destroyed half way
+  // through while two others search on; a fourth joins after it is gone.
+  std::mt19937 rng(23);
+  int interrupted = 0;
+  for (const Rules& rules : all_value_rules()) {
+    ReferenceSolver ref(5, rules);
+    std::vector<Board> boards;
+    while (boards.size() < 24) {
+      Board b;
+      if (test::random_board(5, 3, 14, rules, rng, b)) boards.push_back(b);
+    }
+    std::vector<int> want(boards.size());
+    for (std::size_t i = 0; i < boards.size(); ++i) want[i] = ref.value(boards[i]);
+    search::SolverOptions first = small_table(1);
+    first.table_bytes = std::size_t(1) << 20;
+    first.table_initial_bytes = std::size_t(1) << 10;
+    search::Solver a(5, rules, 14, first);
+    search::SolverOptions joined = small_table(2);
+    joined.share = a.table_share();
+    search::Solver b(5, rules, 14, joined);
+    std::atomic<bool> cancel_c{false};
+    search::SolverOptions cancelled = small_table(1);
+    cancelled.share = joined.share;
+    cancelled.cancel = &cancel_c;
+    cancelled.progress_after = 0;
+    int passes_c = 0;
+    cancelled.progress = [&](const std::string& line) {
+      if (line.rfind("pass", 0) == 0 && ++passes_c % 3 == 0) cancel_c = true;  // the next pass stops
+    };
+    auto c = std::make_unique<search::Solver>(5, rules, 14, cancelled);
+    std::vector<int> from_a(boards.size()), from_b(boards.size()), from_c(boards.size(), INT_MIN);
+    std::vector<std::pair<int, int>> bounds_c;
+    std::vector<std::size_t> bounds_of;
+    std::thread tb([&] {
+      for (std::size_t i = boards.size(); i-- > 0;) from_b[i] = b.value(boards[i]);
+    });
+    std::thread tc([&] {
+      for (std::size_t i = 0; i < boards.size() / 2; ++i) {
+        try {
+          from_c[i] = c->value(boards[i]);
+        } catch (const search::Interrupted& e) {
+          bounds_c.emplace_back(e.lower, e.upper);
+          bounds_of.push_back(i);
+          cancel_c = false;
+        }
+      }
+      c.reset();  // quits the share while a and b search on
+    });
+    for (std::size_t i = 0; i < boards.size(); ++i) from_a[i] = a.value(boards[i]);
+    tc.join();
+    tb.join();
+    search::SolverOptions late = small_table(1);
+    late.share = joined.share;
+    search::Solver d(5, rules, 14, late);
+    CHECK(a.table_doublings() > 0);
+    for (std::size_t i = 0; i < boards.size(); ++i) {
+      INFO("rules " << rules.describe() << " board " << i);
+      CHECK(from_a[i] == want[i]);
+      CHECK(from_b[i] == want[i]);
+      if (from_c[i] != INT_MIN) CHECK(from_c[i] == want[i]);
+      if (i % 3 == 0) CHECK(d.value(boards[i]) == want[i]);
+    }
+    for (std::size_t j = 0; j < bounds_c.size(); ++j) {
+      INFO("rules " << rules.describe() << " interrupted board " << bounds_of[j]);
+      CHECK(bounds_c[j].first <= want[bounds_of[j]]);
+      CHECK(want[bounds_of[j]] <= bounds_c[j].second);
+    }
+    interrupted += static_cast<int>(bounds_c.size());
+  }
+  CHECK(interrupted > 0);  // every third pass of the cancelled Solver is stopped
 }
 
 TEST_CASE("search: values with an endgame probe equal those without", "[search][slow]") {
