@@ -136,6 +136,27 @@ Json to_json(const OpeningsReport& r) {
   return j;
 }
 
+Json to_json(const ExploreReport& r) {
+  Json j = solution_json(r.position, r.rules, r.known() ? std::optional<int>(r.lower) : std::nullopt, nullptr);
+  j["lower"] = r.lower;
+  j["upper"] = r.upper;
+  j["game_over"] = r.game_over;
+  Json moves = Json::array();
+  for (const ExploreMove& m : r.moves)
+    moves.push_back({{"pit", m.pit + 1},
+                     {"value", value_or_null(m.known() ? std::optional<int>(m.lower) : std::nullopt)},
+                     {"lower", m.lower},
+                     {"upper", m.upper},
+                     {"extra_turn", m.extra_turn},
+                     {"position", m.after.to_text()},
+                     {"source", source_name(m.source)}});
+  j["moves"] = moves;
+  j["interrupted"] = r.interrupted;
+  j["nodes"] = r.nodes;
+  j["seconds"] = r.seconds;
+  return j;
+}
+
 Json to_json(const LabelReport& r) {
   Json j;
   j["position"] = r.position.to_text();

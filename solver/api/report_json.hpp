@@ -11,6 +11,7 @@
 #include "solver/api/analyze.hpp"
 #include "solver/api/bench.hpp"
 #include "solver/api/db_stats.hpp"
+#include "solver/api/explore.hpp"
 #include "solver/api/label.hpp"
 #include "solver/api/probe.hpp"
 #include "solver/api/probe_rate.hpp"
@@ -36,6 +37,11 @@ Json solution_json(const Position& p, const Rules& rules, std::optional<int> val
 
 Json to_json(const SolveReport& report);
 Json to_json(const OpeningsReport& report);
+// `kalah serve`'s answer (docs/api.md): solution_json's keys without play, then lower, upper,
+// game_over, moves (best for the mover first: pit 1-based, value or null, lower, upper,
+// extra_turn, position after it, source "end" | "database" | "search"), interrupted,
+// nodes, seconds.
+Json to_json(const ExploreReport& report);
 // One `kalah label` line: position, pits, to_move, value, moves (pit 1-based, value, extra_turn,
 // loss: how much worse than the best for the mover), best (the best pits), nodes, seconds.
 Json to_json(const LabelReport& report);
