@@ -50,7 +50,9 @@ ExploreReport explore(Session& session, const Position& position) {
     Game game = start;
     ExploreMove m;
     m.pit = pit;
-    m.extra_turn = game.sow(pit).outcome.extra_turn;
+    const SowOutcome outcome = game.sow(pit).outcome;
+    m.extra_turn = outcome.extra_turn;
+    m.capture = outcome.capture;
     m.after = game.position();
     if (game.over()) {
       m.lower = m.upper = game.margin();

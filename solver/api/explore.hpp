@@ -30,6 +30,7 @@ const char* source_name(ValueSource source);
 struct ExploreMove {
   int pit = 0;  // 0-based pit of the side to move
   bool extra_turn = false;
+  bool capture = false;
   Position after;  // the position after the sowing (the game over, its final stores)
   int lower = 0, upper = 0;
   ValueSource source = ValueSource::search;

@@ -148,6 +148,7 @@ Json to_json(const ExploreReport& r) {
                      {"lower", m.lower},
                      {"upper", m.upper},
                      {"extra_turn", m.extra_turn},
+                     {"capture", m.capture},
                      {"position", m.after.to_text()},
                      {"source", source_name(m.source)}});
   j["moves"] = moves;

@@ -39,7 +39,7 @@ Json to_json(const SolveReport& report);
 Json to_json(const OpeningsReport& report);
 // `kalah serve`'s answer (docs/api.md): solution_json's keys without play, then lower, upper,
 // game_over, moves (best for the mover first: pit 1-based, value or null, lower, upper,
-// extra_turn, position after it, source "end" | "database" | "search"), interrupted,
+// extra_turn, capture, position after it, source "end" | "database" | "search"), interrupted,
 // nodes, seconds.
 Json to_json(const ExploreReport& report);
 // One `kalah label` line: position, pits, to_move, value, moves (pit 1-based, value, extra_turn,

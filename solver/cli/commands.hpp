@@ -19,5 +19,6 @@ int run_job(const Args& args);       // proof jobs: init, run, status
 int run_label(const Args& args);     // every sowing's exact value for many positions (JSON lines)
 int run_analyze(const Args& args);   // every turn of a played game: value, best turns, mistakes
 int run_sample(const Args& args);    // random reachable positions
+int run_serve(const Args& args);     // the explorer: web page and JSON API over HTTP
 
 }  // namespace kalah::cli

@@ -1,0 +1,79 @@
+// solver/serve/explorer.hpp — the service behind `kalah serve`, without HTTP: a request's
+// query parameters in, a status and a JSON body out (docs/api.md).
+//
+// Sessions. Requests for one pit count and one set of value rules share a pool of sessions
+// (ExplorerConfig::workers of them: the searches of that rule set that run at once) which
+// search one table (solver/search/table_share.hpp), so each request builds on what earlier
+// ones proved. The endgame database, if any, is loaded once, into the pool of its own pit
+// count and rules, when the Explorer is made; other pools search without it. Pools are made
+// on first use; past max_pools the least recently used idle one is closed.
+//
+// Budget. A request's search stops after max_seconds (a request may ask for less with
+// `max_seconds`): the answer then carries the bounds proven so far ("value": null, lower,
+// upper) instead of hanging. A request waiting for a busy pool waits for its searches, each
+// bounded the same way.
+//
+// Errors. Bad input gets status 400 and {"error": one line naming the parameter, the input
+// quoted and bounded}; a server at its pool limit with every pool busy, 503.
+#pragma once
+
+#include <cstdint>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "engine/rules.hpp"
+#include "solver/api/session.hpp"
+
+namespace kalah::serve {
+
+struct ExplorerConfig {
+  std::string database_dir;                              // "": no database
+  int database_seeds = -1;                               // load levels 0..this only (-1: all)
+  int workers = 2;                                       // sessions a pool: searches of one rule set at once
+  std::uint64_t table_bytes = std::uint64_t(256) << 20;  // a pool's table (the most it grows to)
+  std::uint64_t memory_bytes = 0;                        // the database's pool: table + database (0: physical)
+  double max_seconds = 3;                                // a request's search budget
+  int max_pools = 8;
+};
+
+struct Answer {
+  int status = 200;
+  std::string body;  // JSON
+};
+
+// Query parameters as given (a name may come twice: refused).
+using Params = std::multimap<std::string, std::string>;
+
+class Explorer {
+ public:
+  // Loads the database (throws DatabaseError, api::ConfigError as a Session does).
+  explicit Explorer(ExplorerConfig config);
+  ~Explorer();
+  Explorer(const Explorer&) = delete;
+  Explorer& operator=(const Explorer&) = delete;
+
+  // GET /api/v1/solve: pits, position (or seeds: the start position), rules, capture, end,
+  // sowing, early_end, max_seconds. Thread-safe.
+  Answer solve(const Params& params);
+  // The database in use: pits, rules and levels, or null (for GET /api/v1).
+  std::string info_json() const;
+
+  const ExplorerConfig& config() const { return config_; }
+
+ private:
+  struct Pool;
+  std::shared_ptr<Pool> pool_for(int pits, const Rules& rules);
+
+  ExplorerConfig config_;
+  int database_pits_ = 0;
+  Rules database_rules_;
+  bool has_database_ = false;
+  std::mutex pools_mutex_;
+  std::list<std::shared_ptr<Pool>> pools_;  // most recently used first
+};
+
+}  // namespace kalah::serve

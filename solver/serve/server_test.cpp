@@ -1,0 +1,283 @@
+// The explorer over HTTP (solver/serve): a server on a free port of 127.0.0.1 answers with
+// the reference solver's values for every value rule set (with and without a database),
+// holds bounds past its budget, refuses bad input with 400 and a one-line reason, unknown
+// paths with 404, other methods with 405, never serves a file, and answers concurrent
+// requests exactly.
+#include "testing/catch.hpp"
+
+#include <httplib.h>
+
+#include <nlohmann/json.hpp>
+#include <random>
+#include <thread>
+
+#include "engine/game.hpp"
+#include "solver/db/store.hpp"
+#include "solver/reference/reference_solver.hpp"
+#include "solver/serve/explorer.hpp"
+#include "solver/serve/server.hpp"
+#include "testing/rule_sets.hpp"
+#include "testing/scratch_dir.hpp"
+
+using namespace kalah;
+using Json = nlohmann::json;
+
+namespace {
+
+// A server of `explorer` on a free port, stopped at the end of the scope.
+class Running {
+ public:
+  explicit Running(serve::Explorer& explorer) : server_(explorer, 8) {
+    port_ = server_.bind("127.0.0.1", 0);
+    thread_ = std::thread([this] { server_.run(); });
+  }
+  ~Running() {
+    server_.stop();
+    thread_.join();
+  }
+  int port() const { return port_; }
+
+ private:
+  serve::HttpServer server_;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+struct Reply {
+  int status = 0;
+  Json body;
+  std::string text;
+  std::string content_type;
+};
+
+Reply get(int port, const std::string& target) {
+  httplib::Client client("127.0.0.1", port);
+  client.set_read_timeout(60, 0);
+  const auto res = client.Get(target.c_str());
+  REQUIRE(res);
+  Reply r;
+  r.status = res->status;
+  r.text = res->body;
+  r.content_type = res->get_header_value("Content-Type");
+  if (r.content_type.rfind("application/json", 0) == 0) r.body = Json::parse(res->body);
+  return r;
+}
+
+std::string rules_query(const Rules& r) {
+  std::string q = "&sowing=" + std::string(to_string(r.sowing)) + "&end=" + std::string(to_string(r.end));
+  if (r.sowing == Sowing::Kalah) q += "&capture=" + std::string(to_string(r.capture));
+  return q;
+}
+
+std::string escaped(const std::string& position) {
+  std::string out;
+  for (char c : position) out += c == '/' ? std::string("%2F") : c == ',' ? std::string("%2C") : std::string(1, c);
+  return out;
+}
+
+std::vector<Position> random_positions(int pits, int seeds, const Rules& rules, int count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<Position> out{Position::start(pits, seeds)};
+  while (static_cast<int>(out.size()) < count) {
+    Game game(Position::start(pits, seeds), rules.value_rules());
+    const int plies = static_cast<int>(rng() % (2 * pits * seeds + 2));
+    for (int i = 0; i < plies && !game.over(); ++i) {
+      const std::vector<int> legal = game.legal_pits();
+      game.sow(legal[rng() % legal.size()]);
+    }
+    out.push_back(game.position());
+  }
+  return out;
+}
+
+// Checks a solve answer against the reference solver.
+void check_answer(const Json& j, const Position& p, const Rules& rules) {
+  ReferenceSolver ref(p.pits, rules.value_rules());
+  const Game game(p, rules.value_rules());
+  REQUIRE(j["position"] == p.to_text());
+  CHECK(j["interrupted"] == false);
+  CHECK(j["game_over"] == game.over());
+  if (game.over()) {
+    CHECK(j["value"] == game.margin());
+    CHECK(j["moves"].empty());
+    return;
+  }
+  CHECK(j["moves"].size() == game.legal_pits().size());
+  int best = j["moves"][0]["value"].get<int>();
+  for (const Json& m : j["moves"]) {
+    const int pit = m["pit"].get<int>() - 1;
+    const int v = ref.value_after(p.board(), pit);
+    CHECK(m["value"] == p.margin() + (p.to_move == Side::South ? v : -v));
+    Game after = game;
+    after.sow(pit);
+    CHECK(m["position"] == after.position().to_text());
+    best = p.to_move == Side::South ? std::max(best, m["value"].get<int>()) : std::min(best, m["value"].get<int>());
+  }
+  CHECK(j["value"] == best);
+  CHECK(j["moves"][0]["value"] == best);
+}
+
+serve::ExplorerConfig small_config() {
+  serve::ExplorerConfig c;
+  c.workers = 2;
+  c.table_bytes = std::uint64_t(16) << 20;
+  c.max_seconds = 30;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("serve: answers equal the reference solver's for every value rule set", "[serve]") {
+  serve::Explorer explorer(small_config());
+  Running server(explorer);
+  for (const Rules& rules : test::all_value_rules()) {
+    for (const auto& [pits, seeds] : {std::pair{3, 3}, std::pair{4, 2}}) {
+      for (const Position& p : random_positions(pits, seeds, rules, 6, 3 * pits + seeds)) {
+        INFO(rules.describe() << " " << p.to_text());
+        const Reply r = get(server.port(), "/api/v1/solve?position=" + escaped(p.to_text()) + rules_query(rules));
+        REQUIRE(r.status == 200);
+        CHECK(r.content_type == "application/json; charset=utf-8");
+        CHECK(r.body["api_version"] == 1);
+        check_answer(r.body, p, rules);
+      }
+    }
+  }
+  // Presets and the start position by seeds.
+  const Reply bga = get(server.port(), "/api/v1/solve?pits=3&seeds=2&rules=bga");
+  REQUIRE(bga.status == 200);
+  CHECK(bga.body["rules"]["preset"] == "bga");
+  check_answer(bga.body, Position::start(3, 2), Rules::preset("bga"));
+}
+
+TEST_CASE("serve: positions within the database are answered from it, exactly", "[serve]") {
+  test::ScratchDir dir("serve-db");
+  Rules rules;
+  rules.capture = Capture::Empty;
+  DbBuildOptions o;
+  o.pits = 4;
+  o.max_seeds = 6;
+  o.rules = rules;
+  o.threads = 2;
+  build_database(dir.path, o);
+  serve::ExplorerConfig c = small_config();
+  c.database_dir = dir.path.string();
+  serve::Explorer explorer(c);
+  Running server(explorer);
+  const Reply info = get(server.port(), "/api/v1");
+  REQUIRE(info.status == 200);
+  CHECK(info.body["database"]["pits"] == 4);
+  int from_database = 0;
+  for (const Position& p : random_positions(4, 2, rules, 12, 5)) {
+    INFO(p.to_text());
+    const Reply r = get(server.port(), "/api/v1/solve?rules=empty-capture&position=" + escaped(p.to_text()));
+    REQUIRE(r.status == 200);
+    CHECK(r.body["db_max_seeds"] == 6);
+    check_answer(r.body, p, rules);
+    for (const Json& m : r.body["moves"]) from_database += m["source"] == "database";
+  }
+  CHECK(from_database > 0);
+  // Another rule set on the same server: searched without the database.
+  const Reply other = get(server.port(), "/api/v1/solve?pits=4&seeds=2");
+  REQUIRE(other.status == 200);
+  CHECK(other.body["db_max_seeds"] == -1);
+  check_answer(other.body, Position::start(4, 2), Rules{});
+}
+
+TEST_CASE("serve: past its budget an answer holds bounds instead of a value", "[serve]") {
+  serve::ExplorerConfig c = small_config();
+  c.max_seconds = 0.05;
+  serve::Explorer explorer(c);
+  Running server(explorer);
+  const auto t0 = std::chrono::steady_clock::now();
+  const Reply r = get(server.port(), "/api/v1/solve?pits=6&seeds=6");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  REQUIRE(r.status == 200);
+  CHECK(r.body["interrupted"] == true);
+  CHECK(r.body["value"].is_null());
+  CHECK(r.body["lower"].get<int>() < r.body["upper"].get<int>());
+  CHECK(r.body["max_seconds"] == 0.05);
+  for (const Json& m : r.body["moves"]) CHECK(m["lower"].get<int>() <= m["upper"].get<int>());
+  CHECK(seconds < 20);  // every sowing's search stops at the budget (generous: a slow sanitized build)
+}
+
+TEST_CASE("serve: bad input gets 400 and a one-line reason; no file is ever served", "[serve]") {
+  serve::Explorer explorer(small_config());
+  Running server(explorer);
+  const int port = server.port();
+  const std::pair<const char*, const char*> bad[] = {
+      {"/api/v1/solve?pits=4&seeds=2&colour=red", "unknown parameter 'colour'"},
+      {"/api/v1/solve?pits=99&seeds=2", "pits must be a whole number from 1 to 8, not '99'"},
+      {"/api/v1/solve?pits=4", "give position"},
+      {"/api/v1/solve?position=1%2C2%2F3%2F0%2F0%2FS", "position: "},
+      {"/api/v1/solve?position=banana", "position: "},
+      {"/api/v1/solve?pits=4&seeds=2&seeds=3", "seeds is given twice"},
+      {"/api/v1/solve?pits=4&seeds=2&rules=chess", "chess"},
+      {"/api/v1/solve?pits=4&seeds=2&early_end=maybe", "early_end must be true or false, not 'maybe'"},
+      {"/api/v1/solve?pits=4&seeds=2&max_seconds=-1", "max_seconds must be a number above 0"},
+      {"/api/v1/solve?pits=6&seeds=13", "seeds in the pits"},
+      {"/api/v1/solve?pits=3&seeds=2&sowing=relay&capture=empty", "relay"},
+  };
+  for (const auto& [target, reason] : bad) {
+    INFO(target);
+    const Reply r = get(port, target);
+    CHECK(r.status == 400);
+    const std::string error = r.body["error"].get<std::string>();
+    CHECK(error.find(reason) != std::string::npos);
+    CHECK(error.find('\n') == std::string::npos);
+  }
+  // Oversized input: a long parameter is refused and not echoed whole.
+  const Reply long_position = get(port, "/api/v1/solve?position=" + std::string(1000, '7'));
+  CHECK(long_position.status == 400);
+  CHECK(long_position.body["error"].get<std::string>().size() < 320);
+  CHECK(get(port, "/api/v1/solve?position=" + std::string(20000, '7')).status == 414);
+  // Unknown paths and traversal attempts: 404 with a JSON reason, never a file's content.
+  for (const char* target : {"/nothing", "/../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/api/v1/../../etc/passwd",
+                             "/api/v2/solve", "/api/v1/solve/../../../etc/hostname", "/index.html"}) {
+    INFO(target);
+    const Reply r = get(port, target);
+    CHECK(r.status == 404);
+    CHECK(r.body["error"] == "no such path");
+    CHECK(r.text.find("root:") == std::string::npos);
+  }
+  httplib::Client client("127.0.0.1", port);
+  const auto post = client.Post("/api/v1/solve", "pits=4", "application/x-www-form-urlencoded");
+  REQUIRE(post);
+  CHECK(post->status == 405);
+  CHECK(post->get_header_value("Allow") == "GET");
+  // The page.
+  const Reply page = get(port, "/");
+  CHECK(page.status == 200);
+  CHECK(page.content_type == "text/html; charset=utf-8");
+  CHECK(page.text.find("kalah explorer") != std::string::npos);
+  CHECK(page.text.find("/api/v1/solve") != std::string::npos);
+}
+
+TEST_CASE("serve: concurrent requests share the table and are answered exactly", "[serve]") {
+  serve::ExplorerConfig c = small_config();
+  c.workers = 3;
+  serve::Explorer explorer(c);
+  Running server(explorer);
+  const Rules rules;
+  const std::vector<Position> positions = random_positions(4, 3, rules, 24, 17);
+  std::vector<Json> answers(positions.size());
+  std::vector<int> status(positions.size(), 0);
+  std::vector<std::thread> clients;
+  for (int t = 0; t < 6; ++t) {
+    clients.emplace_back([&, t] {
+      httplib::Client client("127.0.0.1", server.port());
+      client.set_read_timeout(60, 0);
+      for (std::size_t i = static_cast<std::size_t>(t); i < positions.size(); i += 6) {
+        const auto res = client.Get(("/api/v1/solve?position=" + escaped(positions[i].to_text())).c_str());
+        if (!res) continue;
+        status[i] = res->status;
+        answers[i] = Json::parse(res->body);
+      }
+    });
+  }
+  for (auto& t : clients) t.join();
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    INFO(positions[i].to_text());
+    REQUIRE(status[i] == 200);
+    check_answer(answers[i], positions[i], rules);
+  }
+}
