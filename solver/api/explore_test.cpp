@@ -11,55 +11,21 @@
 #include "solver/api/explore.hpp"
 #include "solver/api/report_json.hpp"
 #include "solver/reference/reference_solver.hpp"
+#include "testing/positions.hpp"
 #include "testing/rule_sets.hpp"
+#include "testing/session_config.hpp"
 
 using namespace kalah;
-
-namespace {
-
-api::SessionConfig small_config(int pits, int seeds, const Rules& rules) {
-  api::SessionConfig c;
-  c.pits = pits;
-  c.rules = rules;
-  c.max_seeds = 2 * pits * seeds;
-  c.table_bytes = std::uint64_t(16) << 20;
-  c.threads = 1;
-  return c;
-}
-
-std::vector<Position> random_positions(int pits, int seeds, const Rules& rules, int count, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::vector<Position> out{Position::start(pits, seeds)};
-  while (static_cast<int>(out.size()) < count) {
-    Game game(Position::start(pits, seeds), rules.value_rules());
-    const int plies = static_cast<int>(rng() % (2 * pits * seeds + 2));
-    for (int i = 0; i < plies && !game.over(); ++i) {
-      const std::vector<int> legal = game.legal_pits();
-      game.sow(legal[rng() % legal.size()]);
-    }
-    out.push_back(game.position());
-  }
-  return out;
-}
-
-// South minus North after sowing `pit` from p, with perfect play after, by the reference solver.
-int reference_after(const Position& p, int pit, const Rules& rules) {
-  ReferenceSolver ref(p.pits, rules.value_rules());
-  const int v = ref.value_after(p.board(), pit);
-  return p.margin() + (p.to_move == Side::South ? v : -v);
-}
-
-}  // namespace
 
 TEST_CASE("explore: every sowing's value and position equal the reference's, best first", "[api][explore]") {
   int over = 0;
   for (const Rules& rules : test::all_value_rules()) {
     for (const auto& [pits, seeds] : {std::pair{2, 3}, std::pair{3, 3}, std::pair{4, 2}}) {
       INFO(rules.describe() << ", Kalah(" << pits << "," << seeds << ")");
-      api::SessionConfig config = small_config(pits, seeds, rules);
+      api::SessionConfig config = test::small_session_config(pits, seeds, rules);
       config.database = std::make_shared<EndgameDatabase>(EndgameDatabase::build_in_memory(pits, rules, 3, 1));
       api::Session session(config);
-      for (const Position& p : random_positions(pits, seeds, rules, 14, 5 * pits + seeds)) {
+      for (const Position& p : test::random_positions(pits, seeds, rules, 14, 5 * pits + seeds, 2 * pits * seeds + 1)) {
         INFO(p.to_text());
         const api::ExploreReport r = api::explore(session, p);
         REQUIRE(!r.interrupted);
@@ -78,7 +44,7 @@ TEST_CASE("explore: every sowing's value and position equal the reference's, bes
           const api::ExploreMove& m = r.moves[i];
           INFO("pit " << m.pit + 1);
           REQUIRE(m.known());
-          CHECK(m.lower == reference_after(p, m.pit, rules));
+          CHECK(m.lower == test::reference_after(p, m.pit, rules));
           Game after = game;
           CHECK(after.sow(m.pit).outcome.extra_turn == m.extra_turn);
           CHECK(after.position() == m.after);
@@ -107,17 +73,17 @@ TEST_CASE("explore: a cancelled search leaves bounds that hold the values", "[ap
   for (const Rules& rules : test::all_value_rules()) {
     INFO(rules.describe());
     std::atomic<bool> cancel{true};  // stopped before it starts: only what is known without a search
-    api::SessionConfig config = small_config(4, 3, rules);
+    api::SessionConfig config = test::small_session_config(4, 3, rules);
     config.database = std::make_shared<EndgameDatabase>(EndgameDatabase::build_in_memory(4, rules, 8, 1));
     config.cancel = &cancel;
     api::Session session(config);
     int open = 0;
-    for (const Position& p : random_positions(4, 3, rules, 10, 3)) {
+    for (const Position& p : test::random_positions(4, 3, rules, 10, 3, 25)) {
       INFO(p.to_text());
       const api::ExploreReport r = api::explore(session, p);
       for (const api::ExploreMove& m : r.moves) {
         INFO("pit " << m.pit + 1);
-        const int v = reference_after(p, m.pit, rules);
+        const int v = test::reference_after(p, m.pit, rules);
         CHECK(m.lower <= v);
         CHECK(v <= m.upper);
         if (m.source != api::ValueSource::search) CHECK(m.known());  // the end or the database

@@ -10,53 +10,18 @@
 #include "solver/api/label.hpp"
 #include "solver/api/report_json.hpp"
 #include "solver/reference/reference_solver.hpp"
+#include "testing/positions.hpp"
 #include "testing/rule_sets.hpp"
+#include "testing/session_config.hpp"
 
 using namespace kalah;
-
-namespace {
-
-api::SessionConfig small_config(int pits, int seeds, const Rules& rules) {
-  api::SessionConfig c;
-  c.pits = pits;
-  c.rules = rules;
-  c.max_seeds = 2 * pits * seeds;
-  c.table_bytes = std::uint64_t(16) << 20;
-  c.threads = 1;
-  return c;
-}
-
-// Positions of Kalah(pits, seeds) reached by random play (seeded), the start included.
-std::vector<Position> random_positions(int pits, int seeds, const Rules& rules, int count, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::vector<Position> out{Position::start(pits, seeds)};
-  while (static_cast<int>(out.size()) < count) {
-    Game game(Position::start(pits, seeds), rules.value_rules());
-    const int plies = static_cast<int>(rng() % (pits * seeds + 1));
-    for (int i = 0; i < plies && !game.over(); ++i) {
-      const std::vector<int> legal = game.legal_pits();
-      game.sow(legal[rng() % legal.size()]);
-    }
-    out.push_back(game.position());
-  }
-  return out;
-}
-
-// The reference value of sowing `pit` from p, South minus North.
-int reference_after(const Position& p, int pit, const Rules& rules) {
-  ReferenceSolver ref(p.pits, rules.value_rules());
-  const int v = ref.value_after(p.board(), pit);
-  return p.margin() + (p.to_move == Side::South ? v : -v);
-}
-
-}  // namespace
 
 TEST_CASE("label: every sowing's value equals the reference solver's, best first", "[api][label]") {
   for (const Rules& rules : test::all_value_rules()) {
     for (const auto& [pits, seeds] : {std::pair{2, 3}, std::pair{3, 3}, std::pair{4, 2}}) {
       INFO(rules.describe() << ", Kalah(" << pits << "," << seeds << ")");
-      api::Session session(small_config(pits, seeds, rules));
-      for (const Position& p : random_positions(pits, seeds, rules, 12, 7 * pits + seeds)) {
+      api::Session session(test::small_session_config(pits, seeds, rules));
+      for (const Position& p : test::random_positions(pits, seeds, rules, 12, 7 * pits + seeds, pits * seeds)) {
         INFO(p.to_text());
         const api::LabelReport r = api::label(session, p);
         CHECK(r.values.value == api::solve_with_reference(p, rules, true).value);
@@ -64,7 +29,7 @@ TEST_CASE("label: every sowing's value equals the reference solver's, best first
         CHECK(r.values.moves.size() == (game.over() ? 0 : game.legal_pits().size()));
         for (std::size_t i = 0; i < r.values.moves.size(); ++i) {
           const SowingValue& m = r.values.moves[i];
-          CHECK(m.value == reference_after(p, m.pit, rules));
+          CHECK(m.value == test::reference_after(p, m.pit, rules));
           if (i == 0) CHECK(m.value == r.values.value);
           if (i > 0) {  // best for the mover first, ties by pit
             const SowingValue& prev = r.values.moves[i - 1];
@@ -78,7 +43,7 @@ TEST_CASE("label: every sowing's value equals the reference solver's, best first
 }
 
 TEST_CASE("label: JSON lines carry value, moves with loss, best pits", "[api][label]") {
-  api::Session session(small_config(3, 3, Rules{}));
+  api::Session session(test::small_session_config(3, 3, Rules{}));
   const Position p = Position::parse("3,0,2/1,3,3/2/1/N", 3);
   const api::Json j = api::to_json(api::label(session, p));
   CHECK(j["position"] == p.to_text());
@@ -99,7 +64,7 @@ TEST_CASE("label: JSON lines carry value, moves with loss, best pits", "[api][la
 
 TEST_CASE("label: a batch on 3 workers keeps the input order and passes bad inputs through", "[api][label]") {
   const Rules rules = Rules::preset("empty-capture");
-  const std::vector<Position> positions = random_positions(4, 3, rules, 40, 11);
+  const std::vector<Position> positions = test::random_positions(4, 3, rules, 40, 11, 12);
   std::vector<api::BatchInput> inputs;
   for (std::size_t i = 0; i < positions.size(); ++i) {
     api::BatchInput in;
@@ -121,7 +86,7 @@ TEST_CASE("label: a batch on 3 workers keeps the input order and passes bad inpu
     std::size_t next_index = 0;
     std::vector<std::pair<api::BatchInput, api::BatchResult>> got;
     const bool complete = api::label_batch(
-        small_config(4, 3, rules), api::BatchWorkers{3, share_table},
+        test::small_session_config(4, 3, rules), api::BatchWorkers{3, share_table},
         [&](api::BatchInput& in) {
           if (next_index == inputs.size()) return false;
           in = inputs[next_index++];
@@ -130,7 +95,7 @@ TEST_CASE("label: a batch on 3 workers keeps the input order and passes bad inpu
         [&](const api::BatchInput& in, const api::BatchResult& r) { got.emplace_back(in, r); });
     CHECK(complete);
     REQUIRE(got.size() == inputs.size());
-    api::Session serial(small_config(4, 3, rules));
+    api::Session serial(test::small_session_config(4, 3, rules));
     for (std::size_t i = 0; i < got.size(); ++i) {
       INFO(i);
       CHECK(got[i].first.tag == static_cast<long long>(i));
@@ -155,9 +120,9 @@ TEST_CASE("label: a batch on 3 workers keeps the input order and passes bad inpu
 
 TEST_CASE("label: a cancelled batch stops, delivering a prefix of the input", "[api][label]") {
   std::atomic<bool> cancel{false};
-  api::SessionConfig config = small_config(4, 3, Rules{});
+  api::SessionConfig config = test::small_session_config(4, 3, Rules{});
   config.cancel = &cancel;
-  const std::vector<Position> positions = random_positions(4, 3, Rules{}, 200, 5);
+  const std::vector<Position> positions = test::random_positions(4, 3, Rules{}, 200, 5, 12);
   std::size_t next_index = 0;
   std::vector<long long> tags;
   const bool complete = api::label_batch(

@@ -12,28 +12,15 @@
 #include "solver/api/reports.hpp"
 #include "solver/api/session.hpp"
 #include "solver/db/database.hpp"
+#include "testing/session_config.hpp"
 
 using namespace kalah;
-
-namespace {
-
-api::SessionConfig small_config(int pits, int seeds, const Rules& rules = {}) {
-  api::SessionConfig c;
-  c.pits = pits;
-  c.rules = rules;
-  c.max_seeds = 2 * pits * seeds;
-  c.table_bytes = std::uint64_t(16) << 20;
-  c.threads = 1;
-  return c;
-}
-
-}  // namespace
 
 TEST_CASE("session: solve and openings equal the reference solver", "[api]") {
   for (const char* preset : {"standard", "empty-capture", "bga", "relay"}) {
     const Rules rules = Rules::preset(preset);
     const Position start = Position::start(3, 3);
-    api::Session session(small_config(3, 3, rules));
+    api::Session session(test::small_session_config(3, 3, rules));
     const api::SolveReport searched = api::solve(session, start);
     const api::SolveReport reference = api::solve_with_reference(start, rules);
     INFO(preset);
@@ -55,7 +42,7 @@ TEST_CASE("session: solve and openings equal the reference solver", "[api]") {
 
 TEST_CASE("session: a database in memory is probed and owned", "[api]") {
   const Rules rules = Rules::preset("empty-capture");
-  api::SessionConfig c = small_config(4, 3, rules);
+  api::SessionConfig c = test::small_session_config(4, 3, rules);
   c.database = std::make_shared<const EndgameDatabase>(EndgameDatabase::build_in_memory(4, rules, 10, 1));
   api::Session session(c);
   CHECK(session.database_seeds() == 10);
@@ -77,32 +64,32 @@ TEST_CASE("session: configurations it cannot serve are ConfigErrors", "[api]") {
     }
     return std::string();
   };
-  api::SessionConfig c = small_config(6, 4);
+  api::SessionConfig c = test::small_session_config(6, 4);
   c.pits = 9;
   CHECK(!refused(c).empty());
-  c = small_config(6, 4);
+  c = test::small_session_config(6, 4);
   c.threads = -1;
   CHECK(!refused(c).empty());
-  c = small_config(6, 4);
+  c = test::small_session_config(6, 4);
   c.table_bytes = 100;
   CHECK(!refused(c).empty());
   // Keys too wide for 63 bits (Kalah(8,12)), and a table too small for exact keys.
-  CHECK(refused(small_config(8, 12)).find("63 bits") != std::string::npos);
-  c = small_config(6, 6);
+  CHECK(refused(test::small_session_config(8, 12)).find("63 bits") != std::string::npos);
+  c = test::small_session_config(6, 6);
   c.table_bytes = 1024;
   CHECK(refused(c).find("too small") != std::string::npos);
   // A table larger than the memory budget.
-  c = small_config(6, 4);
+  c = test::small_session_config(6, 4);
   c.table_bytes = std::uint64_t(1) << 30;
   c.memory_bytes = std::uint64_t(64) << 20;
   CHECK(refused(c).find("memory budget") != std::string::npos);
   // A database for other rules.
-  c = small_config(4, 3);
+  c = test::small_session_config(4, 3);
   c.database = std::make_shared<const EndgameDatabase>(EndgameDatabase::build_in_memory(4, Rules{}, 6, 1));
   c.rules = Rules::preset("empty-capture");
   CHECK(!refused(c).empty());
   // A position larger than the session is for.
-  api::Session session(small_config(4, 2));
+  api::Session session(test::small_session_config(4, 2));
   CHECK_THROWS_AS(api::solve(session, Position::start(4, 3)), api::ConfigError);
 }
 
@@ -110,7 +97,7 @@ TEST_CASE("session: an interrupted solve reports the bounds proven so far", "[ap
   // Kalah(5,4) takes about a second: cancelled before it starts, then during it.
   const int truth = 10;
   std::atomic<bool> cancel{true};
-  api::SessionConfig c = small_config(5, 4);
+  api::SessionConfig c = test::small_session_config(5, 4);
   c.cancel = &cancel;
   {
     api::Session session(c);

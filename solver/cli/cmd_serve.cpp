@@ -61,9 +61,11 @@ int run_serve(const Args& args) {
             << std::endl;
   catch_interrupts();
   std::atomic<bool> done{false};
-  std::thread watcher([&] {
-    while (!done.load() && !interrupt_flag()->load()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    server.stop();
+  std::thread watcher([&] {  // until run() returns: a signal before it listens is not lost
+    while (!done.load()) {
+      if (interrupt_flag()->load()) server.stop();
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
   });
   server.run();
   done = true;

@@ -257,6 +257,8 @@ int Solver::value(const Board& b) {
   const int k = seeds_checked(b);
   if (ctx_.probe.covers(k)) return ctx_.probe.value(b, k);
   auto [lo, hi] = known_bounds(b, k);
+  // Cancelled already: what the table knows, without the estimate (which does not poll).
+  if (lo < hi && ctx_.cancelled()) throw Interrupted(lo, hi);
   // MTD(f) from a first guess (rounded to the parity of the value) inside the known bounds:
   // on a board with many seeds above the database, where the passes below the value are
   // costly, a quick estimate; else 0.

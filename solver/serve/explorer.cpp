@@ -16,6 +16,7 @@
 #include "solver/api/report_json.hpp"
 #include "solver/db/store.hpp"
 #include "solver/search/board_key.hpp"
+#include "solver/search/transposition_table.hpp"
 
 namespace kalah::serve {
 
@@ -36,13 +37,15 @@ Answer error_answer(int status, const std::string& message) {
   return {status, api::json_text(j)};
 }
 
-// The most seeds in the pits a pool's sessions take: those of Kalah(m, 6), less when exact
-// table keys for so many would not fit in 63 bits (8 pits).
-int seeds_cap(int pits) {
+// The most seeds in the pits a pool's sessions take: those of Kalah(m, 6), less when the
+// exact table keys of so many would not fit a table of `table_bytes` (at most kTagBits of a
+// key above the bucket index; 8 pits).
+int seeds_cap(int pits, std::uint64_t table_bytes) {
+  int index_bits = 0;
+  while ((std::uint64_t(2) << index_bits) * search::TranspositionTable::kBucketBytes <= table_bytes) ++index_bits;
   for (int s = 12 * pits; s > 0; --s) {
     try {
-      (void)search::BoardKey(pits, s);
-      return s;
+      if (search::BoardKey(pits, s).bits() - index_bits <= search::TranspositionTable::kTagBits) return s;
     } catch (const std::length_error&) {
     }
   }
@@ -172,7 +175,7 @@ std::shared_ptr<Explorer::Pool> Explorer::pool_for(int pits, const Rules& value_
   api::SessionConfig c;
   c.pits = pits;
   c.rules = value_rules;
-  c.max_seeds = seeds_cap(pits);
+  c.max_seeds = seeds_cap(pits, config_.table_bytes);
   c.table_bytes = config_.table_bytes;
   c.threads = 1;
   if (with_database) {
@@ -227,6 +230,7 @@ Answer Explorer::solve(const Params& params) {
     if (const std::string* s = get("early_end")) rules.early_end = parse_bool("early_end", *s);
     if (rules.sowing == Sowing::Relay && get("capture"))
       throw BadRequest("capture applies to kalah sowing only; the relay variant has its own 2/3 capture");
+    if (rules.sowing == Sowing::Relay) rules.capture = Capture::NonEmpty;  // unused: one pool for relay's values
     Position position;
     try {
       if (const std::string* text = get("position")) {

@@ -84,7 +84,14 @@ function valueText(m) {
   return "[" + m.lower + ", " + m.upper + "]";
 }
 function drawBoard() {
-  const pos = parsePosition(history[at].position);
+  let pos;
+  try {
+    pos = parsePosition(history[at].position);
+    if (!pos.north || pos.south.length !== pos.north.length || pos.south.some(isNaN)) throw new Error();
+  } catch (e) {
+    $("board").innerHTML = "";  // not a position: the server's answer says why
+    return;
+  }
   const m = pos.south.length;
   const byPit = {};
   if (answer) for (const mv of answer.moves) byPit[mv.pit] = mv;
@@ -183,6 +190,7 @@ async function refresh() {
 }
 function history_state(url) { try { window.history.replaceState(null, "", url); } catch (e) {} }
 function play(mv) {
+  if (!answer) return;
   history = history.slice(0, at + 1);
   history.push({position: mv.position, ply: {side: answer.to_move, pit: mv.pit, capture: mv.capture, extra: mv.extra_turn}});
   at = history.length - 1;

@@ -40,6 +40,7 @@ HttpServer::HttpServer(Explorer& explorer, int threads) : impl_(std::make_unique
   http.set_payload_max_length(4096);
   http.set_read_timeout(10, 0);
   http.set_write_timeout(10, 0);
+  http.set_keep_alive_timeout(1);  // an idle connection does not hold a thread for long
   http.Get("/", [](const httplib::Request&, httplib::Response& res) {
     res.set_header("Cache-Control", "no-cache");
     res.set_header("X-Content-Type-Options", "nosniff");

@@ -16,6 +16,7 @@
 #include "solver/reference/reference_solver.hpp"
 #include "solver/serve/explorer.hpp"
 #include "solver/serve/server.hpp"
+#include "testing/positions.hpp"
 #include "testing/rule_sets.hpp"
 #include "testing/scratch_dir.hpp"
 
@@ -75,21 +76,6 @@ std::string escaped(const std::string& position) {
   return out;
 }
 
-std::vector<Position> random_positions(int pits, int seeds, const Rules& rules, int count, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::vector<Position> out{Position::start(pits, seeds)};
-  while (static_cast<int>(out.size()) < count) {
-    Game game(Position::start(pits, seeds), rules.value_rules());
-    const int plies = static_cast<int>(rng() % (2 * pits * seeds + 2));
-    for (int i = 0; i < plies && !game.over(); ++i) {
-      const std::vector<int> legal = game.legal_pits();
-      game.sow(legal[rng() % legal.size()]);
-    }
-    out.push_back(game.position());
-  }
-  return out;
-}
-
 // Checks a solve answer against the reference solver.
 void check_answer(const Json& j, const Position& p, const Rules& rules) {
   ReferenceSolver ref(p.pits, rules.value_rules());
@@ -132,7 +118,7 @@ TEST_CASE("serve: answers equal the reference solver's for every value rule set"
   Running server(explorer);
   for (const Rules& rules : test::all_value_rules()) {
     for (const auto& [pits, seeds] : {std::pair{3, 3}, std::pair{4, 2}}) {
-      for (const Position& p : random_positions(pits, seeds, rules, 6, 3 * pits + seeds)) {
+      for (const Position& p : test::random_positions(pits, seeds, rules, 6, 3 * pits + seeds, 2 * pits * seeds + 1)) {
         INFO(rules.describe() << " " << p.to_text());
         const Reply r = get(server.port(), "/api/v1/solve?position=" + escaped(p.to_text()) + rules_query(rules));
         REQUIRE(r.status == 200);
@@ -167,7 +153,7 @@ TEST_CASE("serve: positions within the database are answered from it, exactly", 
   REQUIRE(info.status == 200);
   CHECK(info.body["database"]["pits"] == 4);
   int from_database = 0;
-  for (const Position& p : random_positions(4, 2, rules, 12, 5)) {
+  for (const Position& p : test::random_positions(4, 2, rules, 12, 5, 17)) {
     INFO(p.to_text());
     const Reply r = get(server.port(), "/api/v1/solve?rules=empty-capture&position=" + escaped(p.to_text()));
     REQUIRE(r.status == 200);
@@ -181,6 +167,64 @@ TEST_CASE("serve: positions within the database are answered from it, exactly", 
   REQUIRE(other.status == 200);
   CHECK(other.body["db_max_seeds"] == -1);
   check_answer(other.body, Position::start(4, 2), Rules{});
+}
+
+TEST_CASE("serve: a request's smaller budget leaves bounds that hold the exact values", "[serve]") {
+  serve::Explorer explorer(small_config());
+  Running server(explorer);
+  const std::string target = "/api/v1/solve?pits=5&seeds=4";
+  const Reply hurried = get(server.port(), target + "&max_seconds=0.001");  // first: nothing in the table yet
+  REQUIRE(hurried.status == 200);
+  CHECK(hurried.body["max_seconds"] == 0.001);
+  const Reply exact = get(server.port(), target);
+  REQUIRE(exact.status == 200);
+  REQUIRE(exact.body["interrupted"] == false);
+  const int value = exact.body["value"].get<int>();
+  CHECK(hurried.body["lower"].get<int>() <= value);
+  CHECK(value <= hurried.body["upper"].get<int>());
+  for (const Json& m : hurried.body["moves"]) {
+    INFO("pit " << m["pit"]);
+    Json e;
+    for (const Json& x : exact.body["moves"])
+      if (x["pit"] == m["pit"]) e = x;
+    REQUIRE(!e.is_null());
+    CHECK(m["lower"].get<int>() <= e["value"].get<int>());
+    CHECK(e["value"].get<int>() <= m["upper"].get<int>());
+    if (!m["value"].is_null()) CHECK(m["value"] == e["value"]);
+  }
+}
+
+TEST_CASE("serve: eight pits, relay under a preset's capture, and rule sets past the pool limit", "[serve]") {
+  serve::ExplorerConfig c = small_config();
+  c.max_pools = 1;
+  c.max_seconds = 2;
+  serve::Explorer explorer(c);
+  Running server(explorer);
+  // Eight pits: the seeds a session takes are capped so that exact keys fit its table.
+  const Position eight = Position::parse("1,0,2,0,1,0,0,1/0,1,0,0,2,0,1,0/20/30/S");
+  const Reply r8 = get(server.port(), "/api/v1/solve?position=" + escaped(eight.to_text()));
+  REQUIRE(r8.status == 200);
+  check_answer(r8.body, eight, Rules{});
+  const Reply too_many = get(server.port(), "/api/v1/solve?pits=8&seeds=12");
+  CHECK(too_many.status == 400);
+  CHECK(too_many.body["error"].get<std::string>().find("seeds in the pits") != std::string::npos);
+  // Relay has its own capture: a preset's capture does not make another rule set.
+  Rules relay = Rules::preset("relay");
+  const Reply r = get(server.port(), "/api/v1/solve?pits=3&seeds=2&rules=empty-capture&sowing=relay&end=mover");
+  REQUIRE(r.status == 200);
+  CHECK(r.body["rules"]["capture"] == "nonempty");
+  relay.early_end = false;
+  check_answer(r.body, Position::start(3, 2), relay);
+  // One pool at most: a rule set whose pool is busy cannot open another (503); once idle,
+  // the pool gives way.
+  std::thread busy([&] { (void)get(server.port(), "/api/v1/solve?pits=6&seeds=6"); });  // 2 s of search
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const Reply refused = get(server.port(), "/api/v1/solve?pits=3&seeds=3");
+  busy.join();
+  CHECK(refused.status == 503);
+  const Reply after = get(server.port(), "/api/v1/solve?pits=3&seeds=3");
+  REQUIRE(after.status == 200);
+  check_answer(after.body, Position::start(3, 3), Rules{});
 }
 
 TEST_CASE("serve: past its budget an answer holds bounds instead of a value", "[serve]") {
@@ -258,7 +302,7 @@ TEST_CASE("serve: concurrent requests share the table and are answered exactly",
   serve::Explorer explorer(c);
   Running server(explorer);
   const Rules rules;
-  const std::vector<Position> positions = random_positions(4, 3, rules, 24, 17);
+  const std::vector<Position> positions = test::random_positions(4, 3, rules, 24, 17, 25);
   std::vector<Json> answers(positions.size());
   std::vector<int> status(positions.size(), 0);
   std::vector<std::thread> clients;
