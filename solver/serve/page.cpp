@@ -13,6 +13,7 @@ const std::string& explorer_page() {
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
 h1 { font-size: 1.3em; margin: 0 0 .6em; }
 #layout { display: flex; flex-wrap: wrap; gap: 2em; align-items: flex-start; }
+#side { max-width: 19em; }
 table.board { border-collapse: separate; border-spacing: 6px; }
 table.board td { width: 3.4em; height: 3.4em; text-align: center; vertical-align: middle;
   border: 2px solid #8a6d3b; border-radius: 50%; background: #f7efe2; font-size: 1.1em; }
@@ -42,7 +43,7 @@ input[type=text] { font-family: monospace; width: 26em; }
   </div>
   <p class="played">Finnish: <span id="finnish"></span><br>Irving: <span id="irving"></span></p>
 </div>
-<div>
+<div id="side">
   <div id="summary"></div>
   <ol id="moves"></ol>
 </div>
