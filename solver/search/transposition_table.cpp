@@ -10,18 +10,15 @@
 
 namespace kalah::search {
 
-namespace {
-// log2 of the largest power-of-two bucket count that fits in `bytes` (at least one bucket).
-int bucket_bits_within(std::size_t bytes, std::size_t bucket_bytes) {
+int TranspositionTable::index_bits_within(std::size_t bytes) {
   int bits = 0;
-  while ((std::size_t(2) << bits) * bucket_bytes <= bytes && bits < 40) ++bits;
+  while ((std::size_t(2) << bits) * kBucketBytes <= bytes && bits < 40) ++bits;
   return bits;
 }
-}  // namespace
 
 TranspositionTable::TranspositionTable(std::size_t bytes, std::size_t initial_bytes) {
-  const int max_bits = bucket_bits_within(bytes, kBucketBytes);
-  index_bits_ = initial_bytes == 0 ? max_bits : std::min(max_bits, bucket_bits_within(initial_bytes, kBucketBytes));
+  const int max_bits = index_bits_within(bytes);
+  index_bits_ = initial_bytes == 0 ? max_bits : std::min(max_bits, index_bits_within(initial_bytes));
   max_buckets_ = std::size_t(1) << max_bits;
   buckets_ = std::size_t(1) << index_bits_;
   // Anonymous memory for the largest size: zeroed by the kernel page by page as it is first

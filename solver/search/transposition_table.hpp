@@ -50,6 +50,10 @@ class TranspositionTable {
   TranspositionTable(const TranspositionTable&) = delete;
   TranspositionTable& operator=(const TranspositionTable&) = delete;
 
+  // log2 of the buckets a table of `bytes` bytes has (the largest power of two that fits, at
+  // least one bucket).
+  static int index_bits_within(std::size_t bytes);
+
   int index_bits() const { return index_bits_; }
   std::size_t bytes() const { return buckets_ * kBucketBytes; }  // in use now
   std::size_t capacity() const { return buckets_ * kBucketEntries; }

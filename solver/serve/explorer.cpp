@@ -41,8 +41,7 @@ Answer error_answer(int status, const std::string& message) {
 // exact table keys of so many would not fit a table of `table_bytes` (at most kTagBits of a
 // key above the bucket index; 8 pits).
 int seeds_cap(int pits, std::uint64_t table_bytes) {
-  int index_bits = 0;
-  while ((std::uint64_t(2) << index_bits) * search::TranspositionTable::kBucketBytes <= table_bytes) ++index_bits;
+  const int index_bits = search::TranspositionTable::index_bits_within(static_cast<std::size_t>(table_bytes));
   for (int s = 12 * pits; s > 0; --s) {
     try {
       if (search::BoardKey(pits, s).bits() - index_bits <= search::TranspositionTable::kTagBits) return s;
@@ -158,13 +157,15 @@ std::shared_ptr<Explorer::Pool> Explorer::pool_for(int pits, const Rules& value_
       return pools_.front();
     }
   }
-  const bool with_database = has_database_ && pits == database_pits_ && value_rules == database_rules_;
+  const auto is_database_pool = [&](int p, const Rules& r) {
+    return has_database_ && p == database_pits_ && r == database_rules_;
+  };
+  const bool with_database = is_database_pool(pits, value_rules);
   if (static_cast<int>(pools_.size()) >= config_.max_pools) {
     // Close the least recently used idle pool (never the database's: it would load again).
     auto victim = pools_.end();
     for (auto it = pools_.begin(); it != pools_.end(); ++it) {
-      const bool database_pool = has_database_ && (*it)->pits == database_pits_ && (*it)->rules == database_rules_;
-      if (!database_pool && (*it)->idle() && it->use_count() == 1) victim = it;
+      if (!is_database_pool((*it)->pits, (*it)->rules) && (*it)->idle() && it->use_count() == 1) victim = it;
     }
     if (victim == pools_.end()) return nullptr;
     pools_.erase(victim);
