@@ -14,6 +14,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -74,6 +75,18 @@ inline Board flipped(const Board& b, int m) {
   std::memcpy(f.cells.data(), &y, sizeof y);
   return f;
 }
+
+// A hash for unordered containers of boards (a memo, a book's entries). Cells from 2m on are
+// zero (see flipped), so hashing the whole array is exact.
+struct BoardHash {
+  std::size_t operator()(const Board& b) const {
+    std::uint64_t lo = 0, hi = 0;
+    std::memcpy(&lo, b.cells.data(), 8);
+    std::memcpy(&hi, b.cells.data() + 8, 8);
+    const std::uint64_t h = lo * 0x9E3779B97F4A7C15ULL ^ (hi + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+};
 
 namespace detail {
 // Sow the seeds of cell `pit` (a mover pit) around the ring. Returns the ring place of the

@@ -137,6 +137,25 @@ MoveValues move_values(const Position& p, const Rules& rules, const Oracle& orac
   return out;
 }
 
+MoveValues move_values_known(const Position& p, const Rules& rules, const std::function<int(int pit)>& through) {
+  const Rules natural = rules.value_rules();
+  const Game game(p, natural);
+  MoveValues out;
+  if (game.over()) {
+    out.value = game.margin();
+    return out;
+  }
+  const Board b = p.board();
+  for (int pit = 0; pit < p.pits; ++pit) {
+    if (b.cells[pit] == 0) continue;
+    Board next = b;
+    const bool extra_turn = sow(next, p.pits, pit, natural).extra_turn;
+    out.moves.push_back({pit, p.margin() + signed_for(p.to_move, through(pit)), extra_turn});
+  }
+  out.value = sort_best_first(out.moves, p.to_move);
+  return out;
+}
+
 TurnValues turn_values(const Position& p, const Rules& rules, const Oracle& oracle) {
   const Rules natural = rules.value_rules();
   const Game game(p, natural);

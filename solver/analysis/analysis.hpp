@@ -68,6 +68,9 @@ struct MoveValues {
   std::vector<SowingValue> moves;
 };
 MoveValues move_values(const Position& p, const Rules& rules, const Oracle& oracle);
+// The same when each sowing's value is already known (an opening book's entry): through(pit)
+// is the mover's remainder value through sowing `pit` (value_through), asked for legal pits.
+MoveValues move_values_known(const Position& p, const Rules& rules, const std::function<int(int pit)>& through);
 // The same for every complete turn of p's mover (extra-turn chains followed to the end).
 struct TurnValues {
   int value = 0;

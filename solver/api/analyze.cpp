@@ -27,7 +27,7 @@ GameAnalysis analyze(Session& session, const Replay& game, const std::function<v
   GameAnalysis r;
   r.game = game;
   r.rules = session.rules();
-  const Oracle oracle = session.solver().oracle();
+  const Oracle oracle = session.oracle();
   const std::uint64_t nodes0 = session.solver().nodes();
   const auto t0 = std::chrono::steady_clock::now();
   const int total = static_cast<int>(game.turns.size());

@@ -11,6 +11,7 @@ namespace kalah::api {
 const char* source_name(ValueSource source) {
   switch (source) {
     case ValueSource::end: return "end";
+    case ValueSource::book: return "book";
     case ValueSource::database: return "database";
     case ValueSource::search: return "search";
   }
@@ -46,6 +47,9 @@ ExploreReport explore(Session& session, const Position& position) {
     r.game_over = true;
     r.lower = r.upper = start.margin();
   }
+  // A position the book holds: every sowing's value is in its entry.
+  KnownBoard root;
+  const bool root_known = !r.game_over && session.find_in_book(position.board(), root);
   for (const int pit : r.game_over ? std::vector<int>{} : start.legal_pits()) {
     Game game = start;
     ExploreMove m;
@@ -57,11 +61,17 @@ ExploreReport explore(Session& session, const Position& position) {
     if (game.over()) {
       m.lower = m.upper = game.margin();
       m.source = ValueSource::end;
+    } else if (root_known) {
+      m.lower = m.upper = position.margin() + (position.to_move == Side::South ? 1 : -1) * root.sowing[pit];
+      m.source = ValueSource::book;
     } else {
       const Position& a = m.after;
       const int seeds = a.pit_seeds(Side::South) + a.pit_seeds(Side::North);
       m.source = seeds <= session.database_seeds() ? ValueSource::database : ValueSource::search;
-      const auto [lo, hi] = remainder_bounds(solver, a.board());
+      KnownBoard known;
+      if (session.find_in_book(a.board(), known)) m.source = ValueSource::book;
+      const auto [lo, hi] =
+          m.source == ValueSource::book ? std::pair{known.value, known.value} : remainder_bounds(solver, a.board());
       // The margin so far plus the remainder, South's way round.
       m.lower = a.margin() + (a.to_move == Side::South ? lo : -hi);
       m.upper = a.margin() + (a.to_move == Side::South ? hi : -lo);

@@ -22,6 +22,7 @@ namespace kalah::api {
 // Where a value came from.
 enum class ValueSource {
   end,       // the game is over there: the final margin
+  book,      // the session's opening book (solver/book)
   database,  // the endgame database holds every board below (its seeds are within it)
   search,    // the search
 };

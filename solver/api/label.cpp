@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "engine/game.hpp"
+
 namespace kalah::api {
 
 namespace {
@@ -25,7 +27,13 @@ LabelReport label(Session& session, const Position& position) {
   r.rules = session.rules();
   const std::uint64_t nodes0 = session.solver().nodes();
   const auto t0 = Clock::now();
-  r.values = move_values(position, session.rules(), session.solver().oracle());
+  KnownBoard known;
+  if (!Game(position, session.rules().value_rules()).over() && session.find_in_book(position.board(), known)) {
+    r.values = move_values_known(position, session.rules(), [&](int pit) { return known.sowing[pit]; });
+    r.from_book = true;
+  } else {
+    r.values = move_values(position, session.rules(), session.oracle());
+  }
   r.nodes = session.solver().nodes() - nodes0;
   r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return r;

@@ -24,7 +24,8 @@ namespace kalah::api {
 struct LabelReport {
   Position position;
   Rules rules;
-  MoveValues values;  // the value and every sowing, best for the mover first
+  MoveValues values;       // the value and every sowing, best for the mover first
+  bool from_book = false;  // every value read from the session's book
   std::uint64_t nodes = 0;
   double seconds = 0;  // wall time of the search
 };

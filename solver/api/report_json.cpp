@@ -103,6 +103,11 @@ Json to_json(const SolveReport& r) {
     j["db_seconds"] = s.db_seconds;
     j["db_memory_bytes"] = s.db_memory_bytes;
     j["db_bits_per_board"] = s.db_bits_per_board;
+    if (s.book.empty())
+      j["book"] = nullptr;
+    else
+      j["book"] = s.book;
+    j["book_hits"] = s.book_hits;
   }
   return j;
 }
@@ -172,6 +177,7 @@ Json to_json(const LabelReport& r) {
   }
   j["moves"] = moves;
   j["best"] = best;
+  j["from_book"] = r.from_book;
   j["nodes"] = r.nodes;
   j["seconds"] = r.seconds;
   return j;

@@ -25,7 +25,11 @@ void position_bounds(const Position& p, const search::Interrupted& e, int& lower
 class Meter {
  public:
   explicit Meter(Session& session)
-      : session_(session), nodes0_(session.solver().nodes()), passes0_(session.solver().passes()), t0_(Clock::now()) {}
+      : session_(session),
+        nodes0_(session.solver().nodes()),
+        passes0_(session.solver().passes()),
+        book_hits0_(session.book_hits()),
+        t0_(Clock::now()) {}
   std::uint64_t nodes() const { return session_.solver().nodes() - nodes0_; }
   double seconds() const { return since(t0_); }
 
@@ -49,11 +53,13 @@ class Meter {
       st.db_bits_per_board = db->bits_per_board();
     }
     st.db_dir = session_.config().database_dir;
+    if (const KnownBoards* book = session_.book()) st.book = book->name();
+    st.book_hits = session_.book_hits() - book_hits0_;
   }
 
  private:
   Session& session_;
-  std::uint64_t nodes0_, passes0_;
+  std::uint64_t nodes0_, passes0_, book_hits0_;
   Clock::time_point t0_;
 };
 
@@ -120,7 +126,7 @@ SolveReport solve(Session& session, const Position& position, bool value_only) {
     r.stats.deepening_depth = solver.deepening_depth();
   };
   SolveReport r =
-      solve_from(position, session.rules(), solver.oracle(), solver.best_sowings_function(), value_only, on_value);
+      solve_from(position, session.rules(), session.oracle(), session.best_sowings_function(), value_only, on_value);
   if (!value_known) {  // interrupted before the value: the root's last guess
     r.stats.first_guess = solver.first_guess();
     r.stats.deepening_depth = solver.deepening_depth();
@@ -176,7 +182,7 @@ OpeningsReport openings_from(const Position& position, const Rules& rules, const
 OpeningsReport openings(Session& session, const Position& position) {
   session.check_fits(position);
   Meter meter(session);
-  OpeningsReport r = openings_from(position, session.rules(), session.solver().oracle());
+  OpeningsReport r = openings_from(position, session.rules(), session.oracle());
   meter.fill(r.stats);
   return r;
 }

@@ -43,6 +43,8 @@ struct SearchStats {
   std::uint64_t db_memory_bytes = 0;  // the levels in memory
   double db_bits_per_board = 0;       // 8 for levels of one byte a board; 2-4.2 packed
   std::string db_dir;
+  std::string book;             // the opening book's name (its file; empty: none)
+  std::uint64_t book_hits = 0;  // boards of the report answered from the book
   double nodes_per_second() const { return search_seconds > 0 ? static_cast<double>(nodes) / search_seconds : 0; }
 };
 

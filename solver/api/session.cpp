@@ -125,6 +125,12 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
                         config_.rules.describe() + "'");
   }
 
+  if (config_.book &&
+      (config_.book->pits() != config_.pits || !config_.book->value_rules().same_values_as(config_.rules)))
+    throw ConfigError("the book " + config_.book->name() + " is for " + std::to_string(config_.book->pits()) +
+                      " pits under '" + config_.book->value_rules().describe() + "', not " +
+                      std::to_string(config_.pits) + " pits under '" + config_.rules.value_rules().describe() + "'");
+
   search::SolverOptions options;
   options.table_bytes = static_cast<std::size_t>(config_.table_bytes);
   options.threads = config_.threads;
@@ -142,6 +148,32 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
   }
   open_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   open_seconds_unreported_ = open_seconds_;
+}
+
+bool Session::find_in_book(const Board& b, KnownBoard& out) {
+  if (!config_.book || !config_.book->find(b, out)) return false;
+  ++book_hits_;
+  return true;
+}
+
+Oracle Session::oracle() {
+  if (!config_.book) return solver_->oracle();
+  return [this](const Board& b) {
+    KnownBoard known;
+    return find_in_book(b, known) ? known.value : solver_->value(b);
+  };
+}
+
+BestSowings Session::best_sowings_function() {
+  if (!config_.book) return solver_->best_sowings_function();
+  return [this](const Board& b) {
+    KnownBoard known;
+    if (!find_in_book(b, known)) return solver_->best_sowings(b);
+    std::vector<int> best;
+    for (int pit = 0; pit < config_.pits; ++pit)
+      if (known.is_legal(pit) && known.sowing[pit] == known.value) best.push_back(pit);
+    return best;
+  };
 }
 
 }  // namespace kalah::api

@@ -18,6 +18,8 @@
 
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
+#include "solver/analysis/analysis.hpp"
+#include "solver/api/known_boards.hpp"
 #include "solver/db/database.hpp"
 #include "solver/db/store.hpp"
 #include "solver/search/solver.hpp"
@@ -49,6 +51,9 @@ struct SessionConfig {
   enum class DatabaseLayout { as_filed, packed, bytes };
   DatabaseLayout database_layout = DatabaseLayout::as_filed;
   std::shared_ptr<const EndgameDatabase> database;
+  // Boards known ahead (an opening book, solver/book): looked up before any search. It must
+  // be for the same pits and value rules (else ConfigError).
+  std::shared_ptr<const KnownBoards> book;
   std::uint64_t table_bytes = std::uint64_t(1) << 30;  // asked for; capped to the problem
   // Another session's table and busy marks (Session::table_share()), searched by both at
   // once (search/table_share.hpp); table_bytes is then ignored and the table is not counted
@@ -81,6 +86,14 @@ class Session {
   const Rules& rules() const { return config_.rules; }
 
   const EndgameDatabase* database() const { return database_.get(); }
+  const KnownBoards* book() const { return config_.book.get(); }
+  // The book's entry for b (false: no book, or b is not in it); counts a hit.
+  bool find_in_book(const Board& b, KnownBoard& out);
+  std::uint64_t book_hits() const { return book_hits_; }  // boards answered from the book so far
+  // Exact values for solver/analysis/analysis.hpp: the book's when it holds the board, else
+  // the search's. What every report of a session uses.
+  Oracle oracle();
+  BestSowings best_sowings_function();
   // The same, to share with other sessions (SessionConfig::database): one copy in memory.
   std::shared_ptr<const EndgameDatabase> shared_database() const { return database_; }
   // The table, to share with other sessions of the same pits, seeds and value rules
@@ -108,6 +121,7 @@ class Session {
   SessionConfig config_;
   std::shared_ptr<const EndgameDatabase> database_;
   std::unique_ptr<search::Solver> solver_;
+  std::atomic<std::uint64_t> book_hits_{0};
   double database_seconds_ = 0;
   int database_target_seeds_ = -1;
   double open_seconds_ = 0;

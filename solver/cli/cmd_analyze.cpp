@@ -69,7 +69,7 @@ void print_text(const api::GameAnalysis& a, Notation notation, const std::string
 int run_analyze(const Args& raw_args) {
   po::options_description options("Analyze options");
   options.add_options()("json", "print one JSON object instead of text");
-  options.add(record_options()).add(board_options(6, 4)).add(rule_options()).add(search_options());
+  options.add(record_options()).add(board_options(6, 4)).add(rule_options()).add(search_options()).add(book_options());
   po::options_description known = options;
   add_help_option(known);
   const Args args = protect_records(raw_args, known);
@@ -88,6 +88,7 @@ int run_analyze(const Args& raw_args) {
   api::SessionConfig config =
       session_config(vm, start.pits, rules, start.pit_seeds(Side::South) + start.pit_seeds(Side::North));
   config.progress = nullptr;
+  config.book = book_from(vm);
   api::Session session(config);
   note_database(session);
   catch_interrupts();

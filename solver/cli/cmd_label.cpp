@@ -192,10 +192,10 @@ int run_label(const Args& args) {
        "continued after its last line; - writes standard output")
       ("own-tables", "give each worker (one a thread) a table of its own (--tt-memory split between them) instead of one shared");
   // clang-format on
-  options.add(rule_options()).add(search_options());
+  options.add(rule_options()).add(search_options()).add(book_options());
   po::variables_map vm;
   if (!parse_command("label",
-                     "[--pits M --seeds N] [rule options] [--db DIR] [--threads T] [--tt-memory SIZE] "
+                     "[--pits M --seeds N] [rule options] [--db DIR] [--book FILE] [--threads T] [--tt-memory SIZE] "
                      "[--own-tables] [--in FILE|-] [--out FILE|-]",
                      options, args, vm))
     return 0;
@@ -208,6 +208,7 @@ int run_label(const Args& args) {
     throw UsageError(e.what());
   }
   api::SessionConfig config = session_config(vm, pits, rules, 2 * pits * seeds);
+  config.book = book_from(vm);
   config.progress = nullptr;
   const api::BatchWorkers workers{
       config.threads > 0 ? config.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())),

@@ -55,7 +55,7 @@ void print_text(const api::OpeningsReport& r) {
 int run_openings(const Args& args) {
   po::options_description options("Openings options");
   options.add_options()("json", "print one JSON object instead of text");
-  options.add(board_options(6, 4)).add(rule_options()).add(search_options());
+  options.add(board_options(6, 4)).add(rule_options()).add(search_options()).add(book_options());
   po::variables_map vm;
   if (!parse_command("openings",
                      "[--pits M --seeds N | --position POS] [rule options] [--pie] [--db DIR] [--threads T] "
@@ -65,7 +65,9 @@ int run_openings(const Args& args) {
   const Rules rules = rules_from(vm);
   const Position start = position_from(vm);
   const int seeds = start.pit_seeds(Side::South) + start.pit_seeds(Side::North);
-  api::Session session(session_config(vm, start.pits, rules, seeds));
+  api::SessionConfig config = session_config(vm, start.pits, rules, seeds);
+  config.book = book_from(vm);
+  api::Session session(config);
   note_database(session);
   catch_interrupts();  // from here on Ctrl-C stops the search and reports
   const api::OpeningsReport report = api::openings(session, start);

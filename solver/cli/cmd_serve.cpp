@@ -9,6 +9,7 @@
 #include "solver/cli/commands.hpp"
 #include "solver/cli/common.hpp"
 #include "solver/cli/interrupt.hpp"
+#include "solver/cli/session_options.hpp"
 #include "solver/serve/explorer.hpp"
 #include "solver/serve/server.hpp"
 
@@ -20,6 +21,7 @@ int run_serve(const Args& args) {
   options.add_options()
       ("db", po::value<std::string>(), "endgame database directory (kalah db build): positions of its pits and rules probe it")
       ("db-seeds", po::value<int>(), "load the database only up to this many seeds")
+      ("book", po::value<std::string>(), "opening book (kalah book build): positions of its pits and rules are answered from it first")
       ("bind", po::value<std::string>()->default_value("127.0.0.1"), "address to listen on (0.0.0.0: every interface)")
       ("port", po::value<int>()->default_value(8080), "port (0: any free port, printed)")
       ("threads,t", po::value<int>()->default_value(0), "searches at once for one rule set (0: all cores)")
@@ -29,7 +31,8 @@ int run_serve(const Args& args) {
       ("max-rule-sets", po::value<int>()->default_value(8), "rule sets (pits and rules) with sessions open at once");
   // clang-format on
   po::variables_map vm;
-  if (!parse_command("serve", "[--db DIR] [--bind ADDR] [--port P] [--threads T] [--max-seconds S]", options, args, vm))
+  if (!parse_command("serve", "[--db DIR] [--book FILE] [--bind ADDR] [--port P] [--threads T] [--max-seconds S]",
+                     options, args, vm))
     return 0;
   serve::ExplorerConfig config;
   if (vm.count("db")) config.database_dir = vm["db"].as<std::string>();
@@ -37,6 +40,7 @@ int run_serve(const Args& args) {
     config.database_seeds = vm["db-seeds"].as<int>();
     if (config.database_seeds < 0 || config.database_seeds > 127) throw UsageError("--db-seeds must be 0..127");
   }
+  config.book = book_from(vm);
   const int threads = vm["threads"].as<int>();
   if (threads < 0 || threads > 256) throw UsageError("--threads must be between 0 and 256");
   config.workers = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -57,8 +61,8 @@ int run_serve(const Args& args) {
   const int bound = server.bind(address, port);
   std::cerr << "kalah serve: listening on http://" << address << ":" << bound << "/ ("
             << (config.database_dir.empty() ? std::string("no database") : "database " + config.database_dir) << ", "
-            << config.workers << " searches a rule set, " << config.max_seconds << " s a request; Ctrl-C stops)"
-            << std::endl;
+            << (config.book ? "book " + config.book->name() + ", " : std::string()) << config.workers
+            << " searches a rule set, " << config.max_seconds << " s a request; Ctrl-C stops)" << std::endl;
   catch_interrupts();
   std::atomic<bool> done{false};
   std::thread watcher([&] {  // until run() returns: a signal before it listens is not lost

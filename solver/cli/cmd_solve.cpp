@@ -84,6 +84,9 @@ void print_text(const api::SolveReport& r) {
                                             two_decimals(s.db_bits_per_board) + " bits a board)"
                                       : std::string("none"))
               << "\n";
+    if (!s.book.empty())
+      std::cout << "book      " << s.book << " (" << s.book_hits << " board" << (s.book_hits == 1 ? "" : "s")
+                << " answered from it)\n";
   }
   std::cout << "time      " << s.seconds << " s\n";
   if (r.interrupted)
@@ -101,10 +104,10 @@ int run_solve(const Args& args) {
   options.add_options()("json", "print one JSON object instead of text")(
       "value-only", "the value alone: no best sowings, no principal variation (about half the time)")(
       "reference", "use the brute-force reference solver (small boards only)");
-  options.add(board_options(4, 3)).add(rule_options()).add(search_options());
+  options.add(board_options(4, 3)).add(rule_options()).add(search_options()).add(book_options());
   po::variables_map vm;
   if (!parse_command("solve",
-                     "[--pits M --seeds N | --position POS] [rule options] [--db DIR] [--threads T] "
+                     "[--pits M --seeds N | --position POS] [rule options] [--db DIR] [--book FILE] [--threads T] "
                      "[--tt-memory SIZE] [--value-only] [--reference] [--json]",
                      options, args, vm))
     return 0;
@@ -117,7 +120,9 @@ int run_solve(const Args& args) {
   if (vm.count("reference")) {
     report = api::solve_with_reference(start, rules, value_only);
   } else {
-    api::Session session(session_config(vm, start.pits, rules, seeds));
+    api::SessionConfig config = session_config(vm, start.pits, rules, seeds);
+    config.book = book_from(vm);
+    api::Session session(config);
     note_database(session);
     catch_interrupts();  // from here on Ctrl-C stops the search and reports
     report = api::solve(session, start, value_only);

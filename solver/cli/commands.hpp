@@ -20,5 +20,6 @@ int run_label(const Args& args);     // every sowing's exact value for many posi
 int run_analyze(const Args& args);   // every turn of a played game: value, best turns, mistakes
 int run_sample(const Args& args);    // random reachable positions
 int run_serve(const Args& args);     // the explorer: web page and JSON API over HTTP
+int run_book(const Args& args);      // the opening book: build, info, verify
 
 }  // namespace kalah::cli

@@ -6,39 +6,21 @@
 #include <httplib.h>
 #include <signal.h>
 
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "testing/run_cli.hpp"
+#include "testing/served_kalah.hpp"
 
 using kalah::test::run_kalah;
 
-namespace {
-
-std::string read_line(FILE* f) {
-  std::string line;
-  for (int c = std::fgetc(f); c != EOF && c != '\n'; c = std::fgetc(f)) line += static_cast<char>(c);
-  return line;
-}
-
-}  // namespace
-
 TEST_CASE("cli serve: listens where it says, answers, and stops on Ctrl-C", "[cli][serve]") {
-  // The shell prints its pid and becomes kalah (exec), so the pid is the server's.
-  const std::string cmd = std::string("sh -c 'echo $$; exec ") + KALAH_BINARY +
-                          " serve --port 0 --threads 2 --tt-memory 16M --max-seconds 10 2>&1'";
-  FILE* f = ::popen(cmd.c_str(), "r");
-  REQUIRE(f);
-  const pid_t pid = static_cast<pid_t>(std::stol(read_line(f)));
-  const std::string listening = read_line(f);
-  INFO(listening);
-  const std::string prefix = "kalah serve: listening on http://127.0.0.1:";
-  REQUIRE(listening.rfind(prefix, 0) == 0);
-  const int port = std::stoi(listening.substr(prefix.size()));
-  CHECK(listening.find("no database") != std::string::npos);
+  kalah::test::ServedKalah server("--threads 2 --tt-memory 16M --max-seconds 10");
+  INFO(server.listening());
+  REQUIRE(server.port() > 0);
+  CHECK(server.listening().find("no database") != std::string::npos);
   {
-    httplib::Client client("127.0.0.1", port);
+    httplib::Client client("127.0.0.1", server.port());
     client.set_read_timeout(60, 0);
     const auto res = client.Get("/api/v1/solve?pits=4&seeds=3");
     REQUIRE(res);
@@ -50,11 +32,9 @@ TEST_CASE("cli serve: listens where it says, answers, and stops on Ctrl-C", "[cl
     REQUIRE(page);
     CHECK(page->status == 200);
   }
-  ::kill(pid, SIGINT);
-  CHECK(read_line(f) == "kalah serve: stopped");
-  const int status = ::pclose(f);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 130);
+  int exit_code = 0;
+  CHECK(server.stop(SIGINT, &exit_code) == "kalah serve: stopped");
+  CHECK(exit_code == 130);
 
   for (const char* bad : {"serve --port 70000", "serve --max-seconds 0", "serve --threads -1", "serve --db-seeds 200",
                           "serve --tt-memory lots", "serve --bogus"}) {

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "solver/book/book.hpp"
 #include "solver/cli/interrupt.hpp"
 
 namespace kalah::cli {
@@ -58,6 +59,18 @@ api::SessionConfig session_config(const po::variables_map& vm, int pits, const R
   c.progress = [](const std::string& line) { std::cerr << "progress: " << line << std::endl; };
   c.cancel = interrupt_flag();
   return c;
+}
+
+po::options_description book_options() {
+  po::options_description o("Book options");
+  o.add_options()("book", po::value<std::string>(),
+                  "opening book (kalah book build): boards it holds are answered from it, before any search");
+  return o;
+}
+
+std::shared_ptr<const api::KnownBoards> book_from(const po::variables_map& vm) {
+  if (!vm.count("book")) return nullptr;
+  return std::make_shared<const book::Book>(vm["book"].as<std::string>());
 }
 
 void note_database(const api::Session& session) {

@@ -3,6 +3,8 @@
 // session configuration they describe.
 #pragma once
 
+#include <memory>
+
 #include "solver/api/session.hpp"
 #include "solver/cli/common.hpp"
 
@@ -14,6 +16,12 @@ po::options_description search_options();
 // in the pits under `rules`, from the search options; progress lines go to stderr and
 // Ctrl-C interrupts (interrupt.hpp). Throws UsageError for malformed values.
 api::SessionConfig session_config(const po::variables_map& vm, int pits, const Rules& rules, int max_seeds);
+
+// --book FILE: an opening book (kalah book build) looked up before any search; for the
+// commands that take positions of one game (solve, openings, analyze, label, serve).
+po::options_description book_options();
+// Opens the book --book names, when given (throws book::BookError for a file that is not one).
+std::shared_ptr<const api::KnownBoards> book_from(const po::variables_map& vm);
 
 // A note on stderr about the opened session's database when it deserves one (incomplete).
 void note_database(const api::Session& session);

@@ -31,10 +31,16 @@
 
 #include "engine/position.hpp"
 #include "engine/rules.hpp"
-#include "solver/job/sqlite.hpp"
 #include "solver/job/top_tree.hpp"
+#include "solver/sqlite/sqlite.hpp"
 
 namespace kalah::job {
+
+// The store is an SQLite file (solver/sqlite).
+using sqlite::Connection;
+using sqlite::Statement;
+using sqlite::StoreError;
+using sqlite::Transaction;
 
 inline constexpr int kStoreVersion = 2;  // 2: run.in_flight (a version-1 store gains it when written)
 inline constexpr std::int64_t kApplicationId = 0x4B4A4F42;  // "KJOB"

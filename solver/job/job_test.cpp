@@ -13,9 +13,9 @@
 #include "solver/api/reports.hpp"
 #include "solver/db/directory_lock.hpp"
 #include "solver/job/job.hpp"
-#include "solver/job/sqlite.hpp"
 #include "solver/job/worker_pool.hpp"
 #include "solver/reference/reference_solver.hpp"
+#include "solver/sqlite/sqlite.hpp"
 #include "testing/rule_sets.hpp"
 #include "testing/scratch_dir.hpp"
 
@@ -30,7 +30,8 @@ api::Json without_stats(api::Json j) {
                         "db_seconds",      "db_dir",           "db_memory_bytes", "db_bits_per_board", "value_seconds",
                         "value_nodes",     "passes",           "first_guess",     "deepening_depth",   "table",
                         "solver",          "nodes_per_second", "estimate_depth",  "estimate_nodes",    "table_bytes",
-                        "table_max_bytes", "table_entries",    "table_used",      "table_capped"})
+                        "table_max_bytes", "table_entries",    "table_used",      "table_capped",      "book",
+                        "book_hits"})
     j.erase(k);
   return j;
 }

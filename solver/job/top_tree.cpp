@@ -22,13 +22,6 @@ constexpr int kMaxDepth = 4096;  // far beyond any game's length: a guard agains
 
 }  // namespace
 
-std::size_t TopTree::BoardHash::operator()(const Board& b) const {
-  std::uint64_t w[2];
-  std::memcpy(w, b.cells.data(), sizeof w);
-  const std::uint64_t h = (w[0] * 0x9E3779B97F4A7C15ull) ^ (w[1] + 0x632BE59BD9B4E019ull + (w[0] >> 29));
-  return static_cast<std::size_t>(h ^ (h >> 31));
-}
-
 TopTree::TopTree(int pits, const Rules& rules) : pits_(pits), rules_(rules.value_rules()) {}
 
 std::optional<int> TopTree::find(const Board& b) const {

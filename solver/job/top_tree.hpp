@@ -110,9 +110,6 @@ class TopTree {
 
   int pits_;
   Rules rules_;
-  struct BoardHash {
-    std::size_t operator()(const Board& b) const;
-  };
   std::vector<TopNode> nodes_;
   std::unordered_map<Board, int, BoardHash> index_;
 };

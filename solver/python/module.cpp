@@ -25,6 +25,7 @@
 #include "solver/api/report_json.hpp"
 #include "solver/api/reports.hpp"
 #include "solver/api/session.hpp"
+#include "solver/book/book.hpp"
 
 namespace py = pybind11;
 
@@ -52,7 +53,8 @@ class Solver {
  public:
   Solver(int pits, int seeds, const std::string& rules, const std::optional<std::string>& sowing,
          const std::optional<std::string>& capture, const std::optional<std::string>& end,
-         const std::optional<std::string>& db, int db_seeds, std::uint64_t table_bytes, int threads) {
+         const std::optional<std::string>& db, int db_seeds, std::uint64_t table_bytes, int threads,
+         const std::optional<std::string>& book) {
     if (seeds < 1) throw std::invalid_argument("seeds must be at least 1");
     check_size(pits, seeds);
     api::SessionConfig c;
@@ -63,6 +65,7 @@ class Solver {
     c.database_seeds = db_seeds;
     c.table_bytes = table_bytes;
     c.threads = threads;
+    if (book) c.book = std::make_shared<const book::Book>(*book);  // BookError: RuntimeError
     config_ = c;
     py::gil_scoped_release release;  // the database load may take a while
     session_ = std::make_unique<api::Session>(c);
@@ -189,13 +192,16 @@ PYBIND11_MODULE(kalah, m) {
   // std::invalid_argument (bad positions, rules, sizes: api::ConfigError too) becomes ValueError.
   py::class_<Solver>(m, "Solver")
       .def(py::init<int, int, const std::string&, const std::optional<std::string>&, const std::optional<std::string>&,
-                    const std::optional<std::string>&, const std::optional<std::string>&, int, std::uint64_t, int>(),
+                    const std::optional<std::string>&, const std::optional<std::string>&, int, std::uint64_t, int,
+                    const std::optional<std::string>&>(),
            py::arg("pits") = 6, py::arg("seeds") = 4, py::arg("rules") = "standard", py::arg("sowing") = py::none(),
            py::arg("capture") = py::none(), py::arg("end") = py::none(), py::arg("db") = py::none(),
            py::arg("db_seeds") = -1, py::arg("table_bytes") = std::uint64_t(1) << 30, py::arg("threads") = 0,
+           py::arg("book") = py::none(),
            "Open a solver for positions of Kalah(pits, seeds)-family games (at most 2*pits*seeds seeds in the "
            "pits) under a rules preset with optional overrides, an optional endgame database directory, a table "
-           "size in bytes and a thread count (0: all cores).")
+           "size in bytes, a thread count (0: all cores) and an optional opening book file (kalah book build), "
+           "looked up before any search.")
       .def_property_readonly("pits", &Solver::pits)
       .def_property_readonly("rules", &Solver::rules)
       .def_property_readonly("db_max_seeds", &Solver::db_max_seeds, "the database's deepest level, -1 without one")

@@ -86,6 +86,28 @@ def main():
         t.join(timeout=60)
     check(len(values) == 4 and len(set(values)) == 1, "values from four threads")
 
+    # A book: the start is answered from it (no search), with the values the command line gives.
+    book = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"kalah_module_test_{os.getpid()}.book")
+    try:
+        cli("book", "build", book, "--pits", "4", "--seeds", "3", "--plies", "3", "--threads", "1")
+        booked = kalah.Solver(pits=4, seeds=3, threads=1, table_bytes=16 << 20, book=book)
+        start = "3,3,3,3/3,3,3,3/0/0/S"
+        got = booked.moves(start)
+        e = json.loads(cli("label", "--pits", "4", "--seeds", "3", "--threads", "1", stdin=start + "\n"))
+        check(got["from_book"] and got["nodes"] == 0, "book: the start from the book")
+        check([(m["pit"], m["value"]) for m in got["moves"]] == [(m["pit"], m["value"]) for m in e["moves"]],
+              "book: the start's values")
+        check(booked.value(start) == e["value"], "book: value")
+        try:
+            kalah.Solver(pits=5, seeds=3, threads=1, table_bytes=16 << 20, book=book)
+            check(False, "book: another game's book accepted")
+        except ValueError:
+            pass
+    finally:
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(book + suffix):
+                os.remove(book + suffix)
+
     # Ctrl-C during a long batch (positions with many seeds and no database) raises
     # KeyboardInterrupt soon; the solver answers again afterwards.
     big = kalah.Solver(pits=6, seeds=4, threads=2, table_bytes=64 << 20)

@@ -6,14 +6,6 @@
 
 namespace kalah {
 
-std::size_t ReferenceSolver::BoardHash::operator()(const Board& b) const {
-  std::uint64_t lo = 0, hi = 0;
-  std::memcpy(&lo, b.cells.data(), 8);
-  std::memcpy(&hi, b.cells.data() + 8, 8);
-  std::uint64_t h = lo * 0x9E3779B97F4A7C15ULL ^ (hi + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
-  return static_cast<std::size_t>(h ^ (h >> 29));
-}
-
 int ReferenceSolver::value_after(const Board& b, int pit) {
   Board next = b;
   const SowOutcome o = sow(next, pits_, pit, rules_);

@@ -31,9 +31,6 @@ class ReferenceSolver {
   std::size_t memo_size() const { return memo_.size(); }
 
  private:
-  struct BoardHash {
-    std::size_t operator()(const Board& b) const;
-  };
   int pits_;
   Rules rules_;
   std::uint64_t nodes_ = 0;

@@ -179,6 +179,8 @@ std::shared_ptr<Explorer::Pool> Explorer::pool_for(int pits, const Rules& value_
   c.max_seeds = seeds_cap(pits, config_.table_bytes);
   c.table_bytes = config_.table_bytes;
   c.threads = 1;
+  if (config_.book && config_.book->pits() == pits && config_.book->value_rules().same_values_as(value_rules))
+    c.book = config_.book;
   if (with_database) {
     c.database_dir = config_.database_dir;
     c.database_seeds = config_.database_seeds;
@@ -305,6 +307,10 @@ std::string Explorer::info_json() const {
   } else {
     j["database"] = nullptr;
   }
+  if (config_.book)
+    j["book"] = {{"pits", config_.book->pits()}, {"rules", api::rules_json(config_.book->value_rules())}};
+  else
+    j["book"] = nullptr;
   j["workers"] = config_.workers;
   j["max_seconds"] = config_.max_seconds;
   return api::json_text(j);

@@ -38,6 +38,8 @@ struct ExplorerConfig {
   std::uint64_t memory_bytes = 0;                        // the database's pool: table + database (0: physical)
   double max_seconds = 3;                                // a request's search budget
   int max_pools = 8;
+  // An opening book (solver/book): requests of its pits and value rules look it up first.
+  std::shared_ptr<const api::KnownBoards> book;
 };
 
 struct Answer {

@@ -1,6 +1,6 @@
-// solver/job/sqlite.hpp — a thin RAII layer over SQLite (Debian's libsqlite3): a connection
+// solver/sqlite/sqlite.hpp — a thin RAII layer over SQLite (Debian's libsqlite3): a connection
 // and its prepared statements, every failure thrown as StoreError naming the file and what
-// SQLite said. Nothing here knows what a job is.
+// SQLite said. Nothing here knows what a job or a book is.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 struct sqlite3;
 struct sqlite3_stmt;
 
-namespace kalah::job {
+namespace kalah::sqlite {
 
 // A store that cannot be opened, read or written; the message is one line naming the file.
 struct StoreError : std::runtime_error {
@@ -100,4 +100,4 @@ class Transaction {
   bool done_ = false;
 };
 
-}  // namespace kalah::job
+}  // namespace kalah::sqlite

@@ -1,10 +1,10 @@
-#include "solver/job/sqlite.hpp"
+#include "solver/sqlite/sqlite.hpp"
 
 #include <sqlite3.h>
 
 #include <limits>
 
-namespace kalah::job {
+namespace kalah::sqlite {
 
 Connection::Connection(const std::string& file, Mode mode) : file_(file) {
   int flags = SQLITE_OPEN_NOMUTEX;
@@ -111,4 +111,4 @@ std::vector<std::uint8_t> Statement::blob(int col) const {
   return p ? std::vector<std::uint8_t>(p, p + n) : std::vector<std::uint8_t>();
 }
 
-}  // namespace kalah::job
+}  // namespace kalah::sqlite

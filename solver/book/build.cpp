@@ -1,0 +1,162 @@
+#include "solver/book/build.hpp"
+
+#include <chrono>
+#include <memory>
+#include <shared_mutex>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "engine/game.hpp"
+#include "solver/book/book.hpp"
+
+namespace kalah::book {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The entries a build holds so far, for its searches to look up (find from many threads).
+class GrowingBook final : public api::KnownBoards {
+ public:
+  GrowingBook(int pits, const Rules& rules, std::string name) : pits_(pits), rules_(rules), name_(std::move(name)) {}
+  int pits() const override { return pits_; }
+  Rules value_rules() const override { return rules_; }
+  std::string name() const override { return name_; }
+  bool find(const Board& b, api::KnownBoard& out) const override {
+    std::shared_lock lock(mutex_);
+    const auto it = entries_.find(b);
+    if (it == entries_.end()) return false;
+    out = it->second;
+    return true;
+  }
+  void add(const Board& b, const api::KnownBoard& k) {
+    std::unique_lock lock(mutex_);
+    entries_.emplace(b, k);
+  }
+  bool contains(const Board& b) const {
+    std::shared_lock lock(mutex_);
+    return entries_.count(b) != 0;
+  }
+
+ private:
+  int pits_;
+  Rules rules_;
+  std::string name_;
+  mutable std::shared_mutex mutex_;
+  std::unordered_map<Board, api::KnownBoard, BoardHash> entries_;
+};
+
+// The position of board b with South to move and empty stores: its values are b's
+// remainder values for the mover.
+Position position_of(const Board& b, int pits) {
+  Position p;
+  p.pits = pits;
+  p.set_board(b);
+  return p;
+}
+
+// Every board where the game goes on within `plies` sowings of `start`, by the ply first
+// reaching it.
+std::vector<std::vector<Board>> reachable_boards(const Position& start, const Rules& rules, int plies) {
+  std::vector<std::vector<Board>> by_ply(plies + 1);
+  std::unordered_set<Board, BoardHash> seen;
+  if (Game(start, rules).over()) return by_ply;
+  by_ply[0].push_back(start.board());
+  seen.insert(start.board());
+  for (int ply = 0; ply < plies; ++ply)
+    for (const Board& b : by_ply[ply]) {
+      const Game game(position_of(b, start.pits), rules);
+      for (const int pit : game.legal_pits()) {
+        Game next = game;
+        next.sow(pit);
+        if (next.over()) continue;
+        const Board child = next.position().board();
+        if (seen.insert(child).second) by_ply[ply + 1].push_back(child);
+      }
+    }
+  return by_ply;
+}
+
+}  // namespace
+
+BookBuildReport build_book(const api::SessionConfig& config, const BookBuildOptions& options,
+                           const std::function<void(const BookBuildProgress&)>& progress) {
+  const auto t0 = Clock::now();
+  if (options.plies < 0 || options.plies > 200)
+    throw api::ConfigError("the plies must be between 0 and 200, not " + std::to_string(options.plies));
+  if (options.seeds < 1) throw api::ConfigError("a book needs at least 1 seed a pit");
+  const Position start = Position::start(config.pits, options.seeds);  // throws PositionError out of range
+  const Rules natural = config.rules.value_rules();
+  BookWriter writer(options.file, config.pits, options.seeds, natural);
+
+  auto growing = std::make_shared<GrowingBook>(config.pits, natural, options.file);
+  writer.for_each([&](const Board& b, int, const api::KnownBoard& k) { growing->add(b, k); });
+
+  BookBuildReport report;
+  const std::vector<std::vector<Board>> by_ply = reachable_boards(start, natural, options.plies);
+  // The boards to solve, deepest ply first.
+  struct Item {
+    Board board;
+    int ply;
+  };
+  std::vector<Item> items;
+  for (int ply = options.plies; ply >= 0; --ply) {
+    report.boards_by_ply.insert(report.boards_by_ply.begin(), by_ply[ply].size());
+    for (const Board& b : by_ply[ply]) {
+      if (growing->contains(b))
+        ++report.reused;
+      else
+        items.push_back({b, ply});
+    }
+  }
+
+  api::SessionConfig each = config;
+  each.max_seeds = start.pit_seeds(Side::South) + start.pit_seeds(Side::North);
+  each.book = growing;
+  BookBuildProgress p;
+  p.to_solve = items.size();
+  auto last_report = Clock::now();
+  std::size_t next_item = 0;
+  const bool complete = items.empty() || api::label_batch(
+                                             each, options.workers,
+                                             [&](api::BatchInput& in) {
+                                               if (next_item == items.size()) return false;
+                                               in.position = position_of(items[next_item].board, config.pits);
+                                               in.tag = static_cast<long long>(next_item);
+                                               ++next_item;
+                                               return true;
+                                             },
+                                             [&](const api::BatchInput& in, const api::BatchResult& out) {
+                                               if (!out.report)
+                                                 throw api::ConfigError(out.error);  // every board fits the sessions
+                                               const Item& item = items[static_cast<std::size_t>(in.tag)];
+                                               api::KnownBoard k;
+                                               k.value = out.report->values.value;
+                                               for (const SowingValue& s : out.report->values.moves) {
+                                                 k.sowing[s.pit] = s.value;
+                                                 k.legal |= static_cast<std::uint8_t>(1u << s.pit);
+                                               }
+                                               growing->add(item.board, k);
+                                               writer.add(item.board, item.ply, k);
+                                               ++p.solved;
+                                               p.ply = item.ply;
+                                               p.nodes += out.report->nodes;
+                                               if (progress && Clock::now() - last_report >= std::chrono::seconds(1)) {
+                                                 p.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+                                                 progress(p);
+                                                 last_report = Clock::now();
+                                               }
+                                             });
+  writer.flush();
+  report.solved = p.solved;
+  report.nodes = p.nodes;
+  report.interrupted = !complete;
+  if (complete && options.plies > writer.info().plies) writer.set_plies(options.plies);
+  report.plies = writer.info().plies;
+  report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  p.seconds = report.seconds;
+  if (progress) progress(p);
+  return report;
+}
+
+}  // namespace kalah::book
