@@ -4,10 +4,12 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <map>
 
 #include "engine/text.hpp"
@@ -74,6 +76,20 @@ std::int64_t pragma(Connection& c, const std::string& name) {
   return s.int64(0);
 }
 
+std::uint32_t meta_crc(const std::string& pits, const std::string& seeds, const Rules& rules) {
+  const std::string text = std::string(kKind) + "|" + pits + "|" + seeds + "|" + std::string(to_string(rules.sowing)) +
+                           "|" + std::string(to_string(rules.capture)) + "|" + std::string(to_string(rules.end));
+  return crc32c(text.data(), text.size());
+}
+
+long long meta_number(const std::string& text, const char* key) {
+  long long v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size())
+    throw std::invalid_argument(std::string(key) + " is not a number");
+  return v;
+}
+
 // Reads and checks the meta table of an open book.
 BookInfo read_info(Connection& c, const std::string& file) {
   std::int64_t app = 0;
@@ -99,32 +115,42 @@ BookInfo read_info(Connection& c, const std::string& file) {
   info.format = static_cast<int>(format);
   try {
     if (need("kind") != kKind) throw std::invalid_argument("kind is not '" + std::string(kKind) + "'");
-    info.pits = std::stoi(need("pits"));
-    info.seeds = std::stoi(need("seeds"));
-    info.plies = std::stoi(need("plies"));
+    info.pits = static_cast<int>(meta_number(need("pits"), "pits"));
+    info.seeds = static_cast<int>(meta_number(need("seeds"), "seeds"));
+    info.plies = static_cast<int>(meta_number(need("plies"), "plies"));
     info.rules.sowing = parse_sowing(need("sowing"));
     info.rules.capture = parse_capture(need("capture"));
     info.rules.end = parse_end_rule(need("end"));
+    if (meta_number(need("crc"), "crc") != meta_crc(need("pits"), need("seeds"), info.rules))
+      throw std::invalid_argument("the game it describes fails its checksum");
     if (info.pits < 1 || info.pits > kMaxPits) throw std::invalid_argument("pits out of range");
+    if (info.seeds < 1 || info.plies < -1 || info.plies > kMaxPlies)
+      throw std::invalid_argument("seeds or plies out of range");
   } catch (const BookError&) {
     throw;
   } catch (const std::exception& e) {
     throw BookError(file + ": damaged (its meta table cannot be read: " + one_line(e.what(), 200) + ")");
   }
-  Statement count = c.prepare("SELECT count(*) FROM board");
-  if (count.step()) info.boards = static_cast<std::uint64_t>(count.int64(0));
   return info;
 }
 
-// An entry's columns to a known board, its checksum checked.
-api::KnownBoard read_entry(const std::string& file, int pits, const std::string& board, int value,
+// An entry's columns to a known board: its checksum checked, then that it holds a value for
+// exactly the board's non-empty pits and that the board's value is the best of them.
+api::KnownBoard read_entry(const std::string& file, int pits, const Board& b, const std::string& board, int value,
                            const std::string& sowings, std::int64_t crc) {
-  if (static_cast<std::int64_t>(entry_crc(board, value, sowings)) != crc)
-    throw BookError(file + ": damaged (the entry of board " + quoted(board, 80) + " fails its checksum)");
+  const auto damaged = [&](const char* what) {
+    return BookError(file + ": damaged (the entry of board " + quoted(board, 80) + " " + what + ")");
+  };
+  if (static_cast<std::int64_t>(entry_crc(board, value, sowings)) != crc) throw damaged("fails its checksum");
   api::KnownBoard k;
   k.value = value;
-  if (!parse_sowings(sowings, pits, k))
-    throw BookError(file + ": damaged (the sowings of board " + quoted(board, 80) + " do not parse)");
+  if (!parse_sowings(sowings, pits, k)) throw damaged("has sowings that do not parse");
+  int best = std::numeric_limits<int>::min();
+  for (int pit = 0; pit < pits; ++pit) {
+    if (k.is_legal(pit) != (b.cells[pit] != 0)) throw damaged("does not match the board's non-empty pits");
+    if (k.is_legal(pit)) best = std::max(best, k.sowing[pit]);
+  }
+  if (best != value) throw damaged("has a value that is not its best sowing's");
   return k;
 }
 
@@ -182,10 +208,20 @@ bool Book::find(const Board& b, api::KnownBoard& out) const {
     const std::string sowings = lookup_->text(1);
     const std::int64_t crc = lookup_->int64(2);
     lookup_->reset();
-    out = read_entry(file_, info_.pits, key, value, sowings, crc);
+    out = read_entry(file_, info_.pits, b, key, value, sowings, crc);
     return true;
   } catch (const StoreError& e) {
     lookup_->reset();
+    throw BookError(e.what());
+  }
+}
+
+std::uint64_t Book::boards() const {
+  std::lock_guard lock(mutex_);
+  try {
+    Statement count = connection_->prepare("SELECT count(*) FROM board");
+    return count.step() ? static_cast<std::uint64_t>(count.int64(0)) : 0;
+  } catch (const StoreError& e) {
     throw BookError(e.what());
   }
 }
@@ -200,10 +236,9 @@ std::vector<std::uint64_t> Book::verify() const {
     if (verdict != "ok") throw BookError(file_ + ": damaged (SQLite integrity_check: " + one_line(verdict, 200) + ")");
     for (Statement s = connection_->prepare("SELECT board, ply, value, sowings, crc FROM board"); s.step();) {
       const std::string board = s.text(0);
-      parse_board(board, info_.pits, file_);
-      read_entry(file_, info_.pits, board, s.integer(2), s.text(3), s.int64(4));
+      read_entry(file_, info_.pits, parse_board(board, info_.pits, file_), board, s.integer(2), s.text(3), s.int64(4));
       const int ply = s.integer(1);
-      if (ply < 0 || ply > 1000)
+      if (ply < 0 || ply > kMaxPlies)
         throw BookError(file_ + ": damaged (board " + quoted(board, 80) + " has ply " + std::to_string(ply) + ")");
       if (by_ply.size() <= static_cast<std::size_t>(ply)) by_ply.resize(ply + 1);
       ++by_ply[ply];
@@ -220,9 +255,11 @@ BookWriter::BookWriter(const std::string& file, int pits, int seeds, const Rules
   const bool exists = fs::exists(file, ec);
   try {
     if (!exists) {
-      // Made under a temporary name and renamed: a half-made book is never found.
-      const std::string tmp = file + ".new";
-      fs::remove(tmp, ec);
+      // Made under a name of this process's, then published with link(), which never replaces
+      // a file: a half-made book is never found, and of two builds creating the same book at
+      // once one publishes and the other opens that one (and meets its lock).
+      const std::string tmp = file + ".new-" + std::to_string(::getpid());
+      for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(tmp + suffix, ec);
       {
         Connection c(tmp, Connection::Mode::create);
         c.exec("PRAGMA application_id=" + std::to_string(kApplicationId));
@@ -239,11 +276,15 @@ BookWriter::BookWriter(const std::string& file, int pits, int seeds, const Rules
         meta("capture", std::string(to_string(natural.capture)));
         meta("end", std::string(to_string(natural.end)));
         meta("rules", natural.describe());
+        meta("crc", std::to_string(meta_crc(std::to_string(pits), std::to_string(seeds), natural)));
         meta("plies", "-1");
         t.commit();
       }
-      fs::rename(tmp, file, ec);
-      if (ec) throw BookError(file + ": cannot be created: " + ec.message());
+      const int linked = ::link(tmp.c_str(), file.c_str());
+      const int link_errno = errno;
+      fs::remove(tmp, ec);
+      if (linked != 0 && link_errno != EEXIST)
+        throw BookError(file + ": cannot be created: " + std::strerror(link_errno));
     }
     // One build a book: an exclusive flock on the file (independent of SQLite's own locks).
     lock_fd_ = ::open(file.c_str(), O_RDWR | O_CLOEXEC);
@@ -293,8 +334,8 @@ void BookWriter::for_each(const std::function<void(const Board&, int, const api:
   try {
     for (Statement s = connection_->prepare("SELECT board, ply, value, sowings, crc FROM board"); s.step();) {
       const std::string board = s.text(0);
-      f(parse_board(board, info_.pits, file_), s.integer(1),
-        read_entry(file_, info_.pits, board, s.integer(2), s.text(3), s.int64(4)));
+      const Board b = parse_board(board, info_.pits, file_);
+      f(b, s.integer(1), read_entry(file_, info_.pits, b, board, s.integer(2), s.text(3), s.int64(4)));
     }
   } catch (const StoreError& e) {
     throw BookError(e.what());
@@ -312,7 +353,6 @@ void BookWriter::add(const Board& b, int ply, const api::KnownBoard& k) {
         .bind(4, sowings)
         .bind(5, static_cast<std::int64_t>(entry_crc(key, k.value, sowings)))
         .run();
-    ++info_.boards;
     if (++pending_ >= kEntriesPerTransaction) flush();
   } catch (const StoreError& e) {
     throw BookError(e.what());

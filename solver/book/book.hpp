@@ -1,21 +1,26 @@
 // solver/book/book.hpp — the opening book: an SQLite file (Debian's libsqlite3) of solved
 // boards, each with its exact value and every sowing's, looked up before any search.
 //
-// File format 1 (docs/book.md), application_id 0x4B424F4B ("KBOK"), user_version 1:
-//   meta(key TEXT PRIMARY KEY, value TEXT)   kind, format, pits, seeds (a pit at the start),
-//                                            rules (Rules::describe of the value rules), plies
-//                                            (every board within that many sowings of the start
-//                                            is in the book; -1: no depth complete yet)
+// File format 1 (docs/book.md), application_id 0x4B424F4B ("KBOK"), user_version 1 (the format):
+//   meta(key TEXT PRIMARY KEY, value TEXT)   kind, pits, seeds (a pit at the start), sowing,
+//                                            capture, end (the value rules), rules (their
+//                                            description, for people), crc (CRC32C of
+//                                            "kind|pits|seeds|sowing|capture|end"), plies (every
+//                                            board within that many sowings of the start is in
+//                                            the book; -1: no depth complete yet)
 //   board(board TEXT PRIMARY KEY,            "a,b,c/d,e,f": the mover's pits then the
 //                                            opponent's, each from its owner's left (as
 //                                            engine/board.hpp sees a board)
 //         ply INTEGER,                       the fewest sowings from the start that reach it
 //         value INTEGER,                     its remainder value for the mover
-//         sowings TEXT,                      m comma-separated values, pit 0 first: the mover's
-//                                            value through that sowing (empty: an empty pit)
+//         sowings TEXT,                      m comma-separated values, the mover's leftmost pit
+//                                            first: the mover's value through that sowing (empty:
+//                                            an empty pit)
 //         crc INTEGER)                       CRC32C of "board|value|sowings", checked on read
 // A board is keyed without stores or side, so a position's transpositions (stores or sides
-// exchanged) share one entry. Only boards where the game goes on are stored.
+// exchanged) share one entry. Only boards where the game goes on are stored. An entry read is
+// checked against its checksum and against its board (a value for exactly the non-empty pits,
+// the board's value the best of them).
 #pragma once
 
 #include <cstdint>
@@ -34,6 +39,7 @@
 namespace kalah::book {
 
 inline constexpr int kFormat = 1;
+inline constexpr int kMaxPlies = 200;                       // the deepest book a build makes
 inline constexpr std::int64_t kApplicationId = 0x4B424F4B;  // "KBOK"
 
 // A file that is not a book, a damaged entry, a book of another game, or a book another
@@ -49,7 +55,6 @@ struct BookInfo {
   int seeds = 0;  // a pit at the start
   Rules rules;    // value rules
   int plies = -1;
-  std::uint64_t boards = 0;
 };
 
 // The board's key text ("a,b,c/d,e,f") and back; parse_board throws BookError.
@@ -63,6 +68,7 @@ class Book final : public api::KnownBoards {
   explicit Book(const std::string& file);
 
   const BookInfo& info() const { return info_; }
+  std::uint64_t boards() const;  // the entries (a count over the file: not for every lookup)
   int pits() const override { return info_.pits; }
   Rules value_rules() const override { return info_.rules; }
   std::string name() const override { return file_; }

@@ -14,6 +14,7 @@
 #include "solver/api/reports.hpp"
 #include "solver/book/book.hpp"
 #include "solver/book/build.hpp"
+#include "solver/db/crc32c.hpp"
 #include "solver/reference/reference_solver.hpp"
 #include "solver/sqlite/sqlite.hpp"
 #include "testing/positions.hpp"
@@ -78,7 +79,7 @@ std::vector<Board> reachable(int pits, int seeds, int plies, const Rules& rules)
 void check_against_reference(const Book& b, int pits, int seeds, int plies, const Rules& rules) {
   ReferenceSolver ref(pits, rules.value_rules());
   const std::vector<Board> boards = reachable(pits, seeds, plies, rules);
-  CHECK(b.info().boards == boards.size());
+  CHECK(b.boards() == boards.size());
   for (const Board& board : boards) {
     api::KnownBoard k;
     REQUIRE(b.find(board, k));
@@ -119,7 +120,7 @@ TEST_CASE("book: an extended, a resumed and a cancelled build store the same ent
     std::uint64_t within3 = 0;
     for (std::size_t ply = 0; ply <= 3; ++ply) within3 += first.boards_by_ply[ply];
     CHECK(second.reused == within3);
-    CHECK(second.solved + second.reused == Book(file).info().boards);
+    CHECK(second.solved + second.reused == Book(file).boards());
     check_against_reference(Book(file), 4, 2, 6, rules);
     const book::BookBuildReport again = build(file, 4, 2, 6, rules);
     CHECK(again.solved == 0);
@@ -131,7 +132,7 @@ TEST_CASE("book: an extended, a resumed and a cancelled build store the same ent
       c.exec("DELETE FROM board WHERE ply < 6 OR value % 2 = 0");
       c.exec("UPDATE meta SET value = '-1' WHERE key = 'plies'");
     }
-    const std::uint64_t kept = Book(file).info().boards;
+    const std::uint64_t kept = Book(file).boards();
     CHECK(kept > 0);
     const book::BookBuildReport r = build(file, 4, 2, 6, rules);
     CHECK(r.reused == kept);
@@ -173,6 +174,31 @@ TEST_CASE("book: damaged, foreign and busy files are refused with the file named
       }
     }
     CHECK(failed > 0);
+  }
+  SECTION("an entry whose checksum was recomputed but whose value is not its best sowing's") {
+    {
+      sqlite::Connection c(file, sqlite::Connection::Mode::read_write);
+      sqlite::Statement s = c.prepare("SELECT board, value, sowings FROM board WHERE ply = 0");
+      REQUIRE(s.step());
+      const std::string board = s.text(0), sowings = s.text(2);
+      const int value = s.integer(1) + 2;
+      const std::string text = board + "|" + std::to_string(value) + "|" + sowings;
+      c.prepare("UPDATE board SET value = ?, crc = ? WHERE board = ?")
+          .bind(1, value)
+          .bind(2, static_cast<std::int64_t>(crc32c(text.data(), text.size())))
+          .bind(3, board)
+          .run();
+    }
+    api::KnownBoard k;
+    CHECK(thrown([&] { Book(file).find(Position::start(3, 2).board(), k); }).find("not its best sowing") !=
+          std::string::npos);
+  }
+  SECTION("the game in the meta table changed") {
+    {
+      sqlite::Connection c(file, sqlite::Connection::Mode::read_write);
+      c.exec("UPDATE meta SET value = 'mover' WHERE key = 'end'");
+    }
+    CHECK(thrown([&] { Book b(file); }).find("fails its checksum") != std::string::npos);
   }
   SECTION("not a book") {
     const std::string other = (dir.path / "other").string();
@@ -243,6 +269,36 @@ TEST_CASE("book: sessions with a book answer what they answer without it", "[boo
     CHECK(s.stats.book_hits == 1);
     CHECK(s.stats.nodes == 0);
   }
+}
+
+TEST_CASE("book: a position outside the book whose sowings lead into it is answered from it", "[book]") {
+  test::ScratchDir dir("book");
+  const std::string file = (dir.path / "book.sqlite").string();
+  const Rules rules = Rules::preset("empty-capture");
+  build(file, 4, 3, 3, rules);
+  {
+    sqlite::Connection c(file, sqlite::Connection::Mode::read_write);
+    c.exec("DELETE FROM board WHERE ply = 0");  // the start is gone, its children stay
+  }
+  api::SessionConfig with = test::small_session_config(4, 3, rules);
+  with.book = std::make_shared<const Book>(file);
+  api::Session booked(with);
+  api::Session plain(test::small_session_config(4, 3, rules));
+  const Position start = Position::start(4, 3);
+  const api::ExploreReport e = api::explore(booked, start);
+  const api::ExploreReport f = api::explore(plain, start);
+  REQUIRE(e.moves.size() == f.moves.size());
+  for (std::size_t i = 0; i < e.moves.size(); ++i) {
+    CHECK(e.moves[i].pit == f.moves[i].pit);
+    CHECK(e.moves[i].lower == f.moves[i].lower);
+    CHECK(e.moves[i].upper == f.moves[i].upper);
+    CHECK((e.moves[i].source == api::ValueSource::book || e.moves[i].source == api::ValueSource::end));
+  }
+  const api::LabelReport l = api::label(booked, start);
+  CHECK_FALSE(l.from_book);
+  CHECK(l.nodes == 0);  // every sowing read from the book
+  CHECK(l.values.value == api::label(plain, start).values.value);
+  CHECK(api::solve(booked, start, true).value == api::solve(plain, start, true).value);
 }
 
 }  // namespace

@@ -82,8 +82,9 @@ std::vector<std::vector<Board>> reachable_boards(const Position& start, const Ru
 BookBuildReport build_book(const api::SessionConfig& config, const BookBuildOptions& options,
                            const std::function<void(const BookBuildProgress&)>& progress) {
   const auto t0 = Clock::now();
-  if (options.plies < 0 || options.plies > 200)
-    throw api::ConfigError("the plies must be between 0 and 200, not " + std::to_string(options.plies));
+  if (options.plies < 0 || options.plies > kMaxPlies)
+    throw api::ConfigError("the plies must be between 0 and " + std::to_string(kMaxPlies) + ", not " +
+                           std::to_string(options.plies));
   if (options.seeds < 1) throw api::ConfigError("a book needs at least 1 seed a pit");
   const Position start = Position::start(config.pits, options.seeds);  // throws PositionError out of range
   const Rules natural = config.rules.value_rules();
@@ -94,59 +95,73 @@ BookBuildReport build_book(const api::SessionConfig& config, const BookBuildOpti
 
   BookBuildReport report;
   const std::vector<std::vector<Board>> by_ply = reachable_boards(start, natural, options.plies);
-  // The boards to solve, deepest ply first.
-  struct Item {
-    Board board;
-    int ply;
-  };
-  std::vector<Item> items;
-  for (int ply = options.plies; ply >= 0; --ply) {
-    report.boards_by_ply.insert(report.boards_by_ply.begin(), by_ply[ply].size());
+  // The boards to solve, by ply.
+  std::vector<std::vector<Board>> to_solve(by_ply.size());
+  BookBuildProgress p;
+  for (std::size_t ply = 0; ply < by_ply.size(); ++ply) {
+    report.boards_by_ply.push_back(by_ply[ply].size());
     for (const Board& b : by_ply[ply]) {
       if (growing->contains(b))
         ++report.reused;
       else
-        items.push_back({b, ply});
+        to_solve[ply].push_back(b);
     }
+    p.to_solve += to_solve[ply].size();
   }
 
+  // The database is loaded once (a session with a small table), then shared by the workers
+  // of every ply.
   api::SessionConfig each = config;
   each.max_seeds = start.pit_seeds(Side::South) + start.pit_seeds(Side::North);
   each.book = growing;
-  BookBuildProgress p;
-  p.to_solve = items.size();
+  std::unique_ptr<api::Session> loader;
+  if (p.to_solve > 0 && !config.database_dir.empty()) {
+    api::SessionConfig c = each;
+    c.table_bytes = 1 << 20;
+    c.threads = 1;
+    loader = std::make_unique<api::Session>(c);
+    each.database = loader->shared_database();
+    each.database_dir.clear();
+    each.database_seeds = -1;
+    each.note = nullptr;
+  }
   auto last_report = Clock::now();
-  std::size_t next_item = 0;
-  const bool complete = items.empty() || api::label_batch(
-                                             each, options.workers,
-                                             [&](api::BatchInput& in) {
-                                               if (next_item == items.size()) return false;
-                                               in.position = position_of(items[next_item].board, config.pits);
-                                               in.tag = static_cast<long long>(next_item);
-                                               ++next_item;
-                                               return true;
-                                             },
-                                             [&](const api::BatchInput& in, const api::BatchResult& out) {
-                                               if (!out.report)
-                                                 throw api::ConfigError(out.error);  // every board fits the sessions
-                                               const Item& item = items[static_cast<std::size_t>(in.tag)];
-                                               api::KnownBoard k;
-                                               k.value = out.report->values.value;
-                                               for (const SowingValue& s : out.report->values.moves) {
-                                                 k.sowing[s.pit] = s.value;
-                                                 k.legal |= static_cast<std::uint8_t>(1u << s.pit);
-                                               }
-                                               growing->add(item.board, k);
-                                               writer.add(item.board, item.ply, k);
-                                               ++p.solved;
-                                               p.ply = item.ply;
-                                               p.nodes += out.report->nodes;
-                                               if (progress && Clock::now() - last_report >= std::chrono::seconds(1)) {
-                                                 p.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-                                                 progress(p);
-                                                 last_report = Clock::now();
-                                               }
-                                             });
+  bool complete = true;
+  // Deepest ply first, a ply at a time: a ply's boards start once the ply below is in the book.
+  for (int ply = options.plies; ply >= 0 && complete; --ply) {
+    const std::vector<Board>& boards = to_solve[static_cast<std::size_t>(ply)];
+    if (boards.empty()) continue;
+    std::size_t next_item = 0;
+    complete = api::label_batch(
+        each, options.workers,
+        [&](api::BatchInput& in) {
+          if (next_item == boards.size()) return false;
+          in.position = position_of(boards[next_item], config.pits);
+          in.tag = static_cast<long long>(next_item);
+          ++next_item;
+          return true;
+        },
+        [&](const api::BatchInput& in, const api::BatchResult& out) {
+          if (!out.report) throw api::ConfigError(out.error);  // every board fits the sessions
+          const Board& board = boards[static_cast<std::size_t>(in.tag)];
+          api::KnownBoard k;
+          k.value = out.report->values.value;
+          for (const SowingValue& s : out.report->values.moves) {
+            k.sowing[s.pit] = s.value;
+            k.legal |= static_cast<std::uint8_t>(1u << s.pit);
+          }
+          growing->add(board, k);
+          writer.add(board, ply, k);
+          ++p.solved;
+          p.ply = ply;
+          p.nodes += out.report->nodes;
+          if (progress && Clock::now() - last_report >= std::chrono::seconds(1)) {
+            p.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+            progress(p);
+            last_report = Clock::now();
+          }
+        });
+  }
   writer.flush();
   report.solved = p.solved;
   report.nodes = p.nodes;
@@ -155,6 +170,7 @@ BookBuildReport build_book(const api::SessionConfig& config, const BookBuildOpti
   report.plies = writer.info().plies;
   report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   p.seconds = report.seconds;
+  p.done = true;
   if (progress) progress(p);
   return report;
 }

@@ -2,10 +2,12 @@
 // start of Kalah(m, n) solved once (transpositions, and positions differing only in stores
 // or side, share a board), with its value and every sowing's stored in the book.
 //
-// Boards are solved deepest ply first, so that a board's sowings mostly lead to boards
-// already solved: only the deepest ply searches, the plies above it are read from what the
-// build already holds. A build resumes from the entries its file holds; an interrupted one
-// keeps what it committed (entries are committed in transactions of a few thousand).
+// Boards are solved a ply at a time, deepest first, so that a board's sowings lead to boards
+// already solved: the deepest ply searches, a shallower board is read off its children (only
+// a sowing that leads back to a board of a shallower ply, a transposition, is searched). A
+// build resumes from the entries its file holds; an interrupted one keeps what it delivered
+// (entries are committed in transactions of a few thousand, and when it stops). The boards
+// within the plies and the file's entries are held in memory while it runs.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +33,7 @@ struct BookBuildProgress {
   std::uint64_t to_solve = 0;  // boards this run solves in all
   std::uint64_t nodes = 0;
   double seconds = 0;
+  bool done = false;  // the last call: the build has ended (complete or interrupted)
 };
 
 struct BookBuildReport {

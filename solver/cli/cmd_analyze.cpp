@@ -75,10 +75,11 @@ int run_analyze(const Args& raw_args) {
   const Args args = protect_records(raw_args, known);
   const po::positional_options_description positional = record_positional();
   po::variables_map vm;
-  if (!parse_command("analyze",
-                     "[--pits M --seeds N | --position POS] [rule options] [--notation finnish|irving] [--db DIR] "
-                     "[--threads T] [--json] RECORD",
-                     options, args, vm, &positional))
+  if (!parse_command(
+          "analyze",
+          "[--pits M --seeds N | --position POS] [rule options] [--notation finnish|irving] [--db DIR] [--book FILE] "
+          "[--threads T] [--json] RECORD",
+          options, args, vm, &positional))
     return 0;
   const Rules rules = rules_from(vm);
   const Position start = position_from(vm);

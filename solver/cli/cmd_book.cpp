@@ -77,12 +77,18 @@ int run_build(const Args& args) {
   const Rules rules = rules_from(vm);
   const int pits = vm["pits"].as<int>();
   const int seeds = vm["seeds"].as<int>();
-  check_size(pits, seeds);  // PositionError -> exit 2 with the limit named
+  if (seeds < 1) throw UsageError("--seeds must be at least 1");
+  try {
+    check_size(pits, seeds);
+  } catch (const PositionError& e) {
+    throw UsageError(e.what());
+  }
   book::BookBuildOptions build;
   build.file = vm["file"].as<std::string>();
   build.seeds = seeds;
   build.plies = vm["plies"].as<int>();
-  if (build.plies < 0 || build.plies > 200) throw UsageError("--plies must be between 0 and 200");
+  if (build.plies < 0 || build.plies > book::kMaxPlies)
+    throw UsageError("--plies must be between 0 and " + std::to_string(book::kMaxPlies));
   api::SessionConfig config = session_config(vm, pits, rules, 2 * pits * seeds);
   config.progress = nullptr;
   build.workers.count =
@@ -90,8 +96,8 @@ int run_build(const Args& args) {
   build.workers.share_table = true;
   catch_interrupts();
   Progress progress;
-  const book::BookBuildReport r = book::build_book(
-      config, build, [&](const book::BookBuildProgress& p) { progress.update(p, p.solved == p.to_solve); });
+  const book::BookBuildReport r =
+      book::build_book(config, build, [&](const book::BookBuildProgress& p) { progress.update(p, p.done); });
   std::uint64_t boards = 0;
   for (const std::uint64_t n : r.boards_by_ply) boards += n;
   std::cout << "book      " << build.file << "  (Kalah(" << pits << "," << seeds << "), "
@@ -125,7 +131,7 @@ int run_info(const Args& args, bool verify) {
     j["seeds"] = info.seeds;
     j["rules"] = api::rules_json(info.rules);
     j["plies"] = info.plies;
-    j["boards"] = info.boards;
+    j["boards"] = b.boards();
     if (verify) {
       j["verified"] = true;
       j["boards_by_ply"] = by_ply;
@@ -135,10 +141,11 @@ int run_info(const Args& args, bool verify) {
   }
   std::cout << "book      " << b.name() << "  (format " << info.format << ")\n"
             << "game      Kalah(" << info.pits << "," << info.seeds << "), " << rules_text(info.rules) << "\n"
-            << "boards    " << info.boards << "\n"
+            << "boards    " << b.boards() << "\n"
             << "complete  "
             << (info.plies >= 0 ? "every board within " + std::to_string(info.plies) + " plies of the start"
-                                : std::string("no ply yet (a build stopped part way: run it again to finish)"))
+                                : std::string("no depth yet (a build is running, or stopped part way: run it again "
+                                              "to finish)"))
             << "\n";
   if (verify) {
     std::cout << "verified  every entry's checksum and SQLite's integrity check\n";

@@ -57,10 +57,11 @@ int run_openings(const Args& args) {
   options.add_options()("json", "print one JSON object instead of text");
   options.add(board_options(6, 4)).add(rule_options()).add(search_options()).add(book_options());
   po::variables_map vm;
-  if (!parse_command("openings",
-                     "[--pits M --seeds N | --position POS] [rule options] [--pie] [--db DIR] [--threads T] "
-                     "[--tt-memory SIZE] [--json]",
-                     options, args, vm))
+  if (!parse_command(
+          "openings",
+          "[--pits M --seeds N | --position POS] [rule options] [--pie] [--db DIR] [--book FILE] [--threads T] "
+          "[--tt-memory SIZE] [--json]",
+          options, args, vm))
     return 0;
   const Rules rules = rules_from(vm);
   const Position start = position_from(vm);

@@ -65,7 +65,11 @@ class Solver {
     c.database_seeds = db_seeds;
     c.table_bytes = table_bytes;
     c.threads = threads;
-    if (book) c.book = std::make_shared<const book::Book>(*book);  // BookError: RuntimeError
+    if (book) try {
+        c.book = std::make_shared<const book::Book>(*book);
+      } catch (const book::BookError& e) {
+        throw std::invalid_argument(e.what());  // ValueError, as for any bad input
+      }
     config_ = c;
     py::gil_scoped_release release;  // the database load may take a while
     session_ = std::make_unique<api::Session>(c);

@@ -98,11 +98,12 @@ def main():
         check([(m["pit"], m["value"]) for m in got["moves"]] == [(m["pit"], m["value"]) for m in e["moves"]],
               "book: the start's values")
         check(booked.value(start) == e["value"], "book: value")
-        try:
-            kalah.Solver(pits=5, seeds=3, threads=1, table_bytes=16 << 20, book=book)
-            check(False, "book: another game's book accepted")
-        except ValueError:
-            pass
+        for bad in ({"pits": 5, "book": book}, {"pits": 4, "book": book + ".missing"}):
+            try:
+                kalah.Solver(seeds=3, threads=1, table_bytes=16 << 20, **bad)
+                check(False, f"book: {bad} accepted")
+            except ValueError:
+                pass
     finally:
         for suffix in ("", "-wal", "-shm"):
             if os.path.exists(book + suffix):
