@@ -97,6 +97,15 @@ TEST_CASE("cli book: bad, foreign and damaged books get one line and the promise
   auto one_line = [](const kalah::test::CliResult& r) {
     return !r.err.empty() && r.err.find('\n') == r.err.size() - 1;
   };
+  // Without a file: kalahMN-RULES.book in the current directory.
+  {
+    const auto r = run_kalah("book build --pits 3 --seeds 2 --plies 1 --threads 1 --rules empty-capture");
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("kalah32-empty-capture.book") != std::string::npos);
+    CHECK(std::filesystem::exists("kalah32-empty-capture.book"));
+    std::filesystem::remove("kalah32-empty-capture.book");
+  }
   // Usage errors: 2.
   for (const std::string& bad : std::vector<std::string>{
            "book build " + file + " --pits 3 --seeds 2", "book build " + file + " --plies -1", "book frobnicate",

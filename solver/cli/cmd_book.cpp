@@ -62,7 +62,8 @@ int run_build(const Args& args) {
   po::options_description options("book build options");
   // clang-format off
   options.add_options()
-      ("file", po::value<std::string>()->required(), "the book (an SQLite file; created, or extended and resumed)")
+      ("file", po::value<std::string>(), "the book (an SQLite file; created, or extended and resumed; default "
+       "kalahMN-RULES.book in the current directory, e.g. kalah64-standard.book)")
       ("pits", po::value<int>()->default_value(6), "pits a side")
       ("seeds", po::value<int>()->default_value(4), "seeds a pit at the start")
       ("plies", po::value<int>()->required(), "solve every board within this many sowings of the start (an extra "
@@ -71,7 +72,7 @@ int run_build(const Args& args) {
   options.add(rule_options()).add(search_options());
   po::variables_map vm;
   const auto pos = file_positional();
-  if (!parse_command("book build", "FILE --plies P [--pits M --seeds N] [rule options] [--db DIR] [--threads T]",
+  if (!parse_command("book build", "[FILE] --plies P [--pits M --seeds N] [rule options] [--db DIR] [--threads T]",
                      options, args, vm, &pos))
     return 0;
   const Rules rules = rules_from(vm);
@@ -84,7 +85,9 @@ int run_build(const Args& args) {
     throw UsageError(e.what());
   }
   book::BookBuildOptions build;
-  build.file = vm["file"].as<std::string>();
+  build.file = vm.count("file") ? vm["file"].as<std::string>()
+                                 : "kalah" + std::to_string(pits) + std::to_string(seeds) + "-" +
+                                       rules.value_rules().preset_name() + ".book";
   build.seeds = seeds;
   build.plies = vm["plies"].as<int>();
   if (build.plies < 0 || build.plies > book::kMaxPlies)
@@ -168,7 +171,8 @@ int run_book(const Args& args) {
   if (sub == "--help" || sub == "-h") {
     std::cout << usage << "\n"
               << "  build   solve every board within P sowings of the start into FILE (resumable):\n"
-              << "          FILE --plies P [--pits M --seeds N] [rules] [--db DIR] [--threads T] [--memory SIZE]\n"
+              << "          [FILE] --plies P [--pits M --seeds N] [rules] [--db DIR] [--threads T] [--memory SIZE]\n"
+              << "          (FILE: kalahMN-RULES.book by default)\n"
               << "  info    what a book holds: FILE [--json]\n"
               << "  verify  every entry read back against its checksum: FILE [--json]\n";
     return 0;
