@@ -86,8 +86,8 @@ int run_build(const Args& args) {
   }
   book::BookBuildOptions build;
   build.file = vm.count("file") ? vm["file"].as<std::string>()
-                                 : "kalah" + std::to_string(pits) + std::to_string(seeds) + "-" +
-                                       rules.value_rules().preset_name() + ".book";
+                                : "kalah" + std::to_string(pits) + std::to_string(seeds) + "-" +
+                                      rules.value_rules().preset_name() + ".book";
   build.seeds = seeds;
   build.plies = vm["plies"].as<int>();
   if (build.plies < 0 || build.plies > book::kMaxPlies)
