@@ -67,10 +67,15 @@ class Progress {
     t0_ = std::chrono::steady_clock::now();
   }
   void level_skipped(int k) { skipped_ += ix_.count(k); }
+  // Boards of the level under construction taken from its pair files: not counted in the rate.
+  void pair_skipped(std::uint64_t boards) {
+    skipped_ += boards;
+    level_reused_ += boards;
+  }
   void update(int k, std::uint64_t done, std::uint64_t size) {
     if (!tty_) return;
     const double el = elapsed();
-    const std::uint64_t finished = built_ + done;
+    const std::uint64_t finished = built_ + done - std::min(done, level_reused_);
     const double rate = el > 0 ? static_cast<double>(finished) / el : 0;
     const std::uint64_t remaining = ix_.count_upto(max_seeds_) - skipped_ - finished;
     const double frac = static_cast<double>(finished + skipped_) / static_cast<double>(ix_.count_upto(max_seeds_));
@@ -87,11 +92,14 @@ class Progress {
     if (tty_) std::fprintf(stderr, "\r%100s\r", "");
   }
   void level_done(int k, double seconds, std::uint64_t bytes) {
-    built_ += ix_.count(k);
+    const std::uint64_t computed = ix_.count(k) - level_reused_;
+    built_ += computed;
     if (tty_) std::fprintf(stderr, "\r%100s\r", "");
-    std::fprintf(stderr, "  level %2d: %15s positions  %8.2f s  %8.2f M pos/s  %10s on disk\n", k,
+    std::fprintf(stderr, "  level %2d: %15s positions  %8.2f s  %8.2f M pos/s  %10s on disk%s\n", k,
                  group(ix_.count(k)).c_str(), seconds,
-                 seconds > 0 ? static_cast<double>(ix_.count(k)) / seconds / 1e6 : 0.0, byte_text(bytes).c_str());
+                 seconds > 0 ? static_cast<double>(computed) / seconds / 1e6 : 0.0, byte_text(bytes).c_str(),
+                 level_reused_ ? ("  (" + group(level_reused_) + " from pair files)").c_str() : "");
+    level_reused_ = 0;
   }
   double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count(); }
 
@@ -99,7 +107,7 @@ class Progress {
   const BoardIndexer& ix_;
   int max_seeds_;
   bool tty_;
-  std::uint64_t built_ = 0, skipped_ = 0;
+  std::uint64_t built_ = 0, skipped_ = 0, level_reused_ = 0;
   std::chrono::steady_clock::time_point t0_;
 };
 
@@ -173,6 +181,7 @@ int run_build(const Args& args) {
   DbBuildEvents ev;
   ev.note = [&](const std::string& s) { std::cerr << "  " << s << "\n"; };
   ev.level_reused = [&](int k) { progress.level_skipped(k); };
+  ev.pair_reused = [&](int, std::uint64_t boards) { progress.pair_skipped(boards); };
   ev.progress = [&](int k, std::uint64_t done, std::uint64_t size) { progress.update(k, done, size); };
   ev.level_done = [&](int k, double s, std::uint64_t b) { progress.level_done(k, s, b); };
   o.cancel = interrupt_flag();
@@ -187,6 +196,10 @@ int run_build(const Args& args) {
     std::cerr << "interrupted while building level " << e.level << ": "
               << (e.level > 0 ? "levels 0.." + std::to_string(e.level - 1) + " are complete on disk; "
                               : std::string("no level is complete yet; "))
+              << (e.pairs_saved > 0
+                      ? std::to_string(e.pairs_saved) + " of its " + std::to_string(SublevelIndexer::pairs(e.level)) +
+                            " sublevel pairs are saved; "
+                      : std::string())
               << "run the same command again to resume from level " << e.level << "\n";
     return interrupt_exit_code();
   }

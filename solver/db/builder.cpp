@@ -273,13 +273,25 @@ void build_level_pair(const BoardIndexer& ix, const SublevelIndexer& order, cons
 }
 
 PairedLevel build_paired_level(const BoardIndexer& ix, const Rules& rules, int k, std::span<const LevelView> lower,
-                               int width, int threads, const LevelProgressFn& progress,
-                               const std::atomic<bool>* cancel) {
+                               int width, int threads, const LevelProgressFn& progress, const std::atomic<bool>* cancel,
+                               const PairCheckpoints* checkpoints) {
   PairedLevel level(ix.pits(), k);
   const SublevelIndexer& order = level.order();
   const std::uint64_t total = ix.count(k);
   std::uint64_t before = 0;
   for (int p = 0; p < SublevelIndexer::pairs(k); ++p) {
+    if (checkpoints && checkpoints->load) {
+      std::optional<PackedLevel> saved = checkpoints->load(p);
+      if (saved) {
+        if (saved->size() != order.pair_size(k, p))
+          throw std::logic_error("build_paired_level: a saved pair of the wrong size");
+        before += saved->size();
+        level.add_pair(std::move(*saved));
+        if (progress) progress(k, before, total);
+        continue;
+      }
+    }
+    if (cancel && cancel->load(std::memory_order_relaxed)) throw BuildInterrupted(k);
     LevelArray pair(order.pair_size(k, p));
     LevelProgressFn within;
     if (progress)
@@ -287,6 +299,7 @@ PairedLevel build_paired_level(const BoardIndexer& ix, const Rules& rules, int k
     build_level_pair(ix, order, rules, k, p, lower, pair, threads, within, cancel);
     before += pair.size();
     level.add_pair(PackedLevel::pack(level.range(p), std::move(pair), width, threads));  // in place
+    if (checkpoints && checkpoints->save) checkpoints->save(p, level.pair(p));
   }
   return level;
 }

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -39,6 +40,7 @@ struct BuildInterrupted : std::runtime_error {
   explicit BuildInterrupted(int k)
       : std::runtime_error("interrupted while building level " + std::to_string(k)), level(k) {}
   int level;
+  int pairs_saved = 0;  // a build by pairs: pairs of the level kept on disk (pair files), for its resumption
 };
 
 // Throws std::invalid_argument when the rule set's values depend on the stores (early end).
@@ -63,12 +65,22 @@ void build_level(const BoardIndexer& indexer, const Rules& rules, int k, std::ve
 void build_level_pair(const BoardIndexer& indexer, const SublevelIndexer& order, const Rules& rules, int k, int p,
                       std::span<const LevelView> lower, LevelArray& pair, int threads,
                       const LevelProgressFn& progress = {}, const std::atomic<bool>* cancel = nullptr);
+// Checkpoints of a level built a pair at a time (a pair's values depend on the lower levels
+// only, so a pair saved by an interrupted build is as good as one computed again).
+struct PairCheckpoints {
+  // Pair p of the level if a checkpoint holds it (checked), else nullopt: the pair is computed.
+  std::function<std::optional<PackedLevel>(int p)> load;
+  // Called with each pair computed (not with those loaded), before the next one starts.
+  std::function<void(int p, const PackedLevel& pair)> save;
+};
+
 // Level k built a pair at a time, each pair packed (PackedLevel::pack, `width`) as soon as it is
 // complete: memory peaks at the packed pairs before it plus one pair of a byte a board.
-// Progress counts the level's boards.
+// Progress counts the level's boards. With `checkpoints`, a pair that load() gives is not
+// computed, and each pair computed goes to save().
 PairedLevel build_paired_level(const BoardIndexer& indexer, const Rules& rules, int k, std::span<const LevelView> lower,
                                int width, int threads, const LevelProgressFn& progress = {},
-                               const std::atomic<bool>* cancel = nullptr);
+                               const std::atomic<bool>* cancel = nullptr, const PairCheckpoints* checkpoints = nullptr);
 
 // Re-derive every entry of level k from its successors in levels[0..k] and compare it with
 // the stored one. Returns the number of entries that differ (0 for a sound level); the

@@ -37,7 +37,7 @@ namespace {
 // Bytes of the header of a file of `version` holding level k: 64, 128 (version 2), or 64 and
 // 64 a pair (version 3).
 std::uint32_t header_size_of(std::uint32_t version, int k) {
-  if (version == kPackedVersion) return kPackedHeaderSize;
+  if (version == kPackedVersion || version == kPairFileVersion) return kPackedHeaderSize;
   if (version == kPairedVersion && 0 <= k && k <= 127) return kHeaderSize + 64 * SublevelIndexer::pairs(k);
   return kHeaderSize;
 }
@@ -95,6 +95,9 @@ std::vector<unsigned char> encode_header(const Header& h, std::uint32_t table_cr
   put_le<std::uint32_t>(b.data() + 56, table_crc);
   put_le<std::uint32_t>(b.data() + 60, crc32c(b.data(), 60));
   if (h.version == kPackedVersion) put_shape(b.data() + kHeaderSize, h.image_bytes, h.packed);
+  if (h.version == kPairFileVersion)
+    put_shape(b.data() + kHeaderSize, h.image_bytes, h.pairs.at(0), h.pair,
+              SublevelIndexer::shared(h.pits)->pair_size(h.level, h.pair));
   if (h.version == kPairedVersion) {
     const std::shared_ptr<const SublevelIndexer> order = SublevelIndexer::shared(h.pits);
     for (std::size_t p = 0; p < h.pairs.size(); ++p) {
@@ -204,13 +207,15 @@ Header parse(const fs::path& file, const unsigned char* data, std::uint64_t size
   if (std::memcmp(data, kMagic, 8) != 0) fail(file, "not a Kalah database level file (bad magic)");
   Header h;
   h.version = get_le<std::uint32_t>(data + 8);
-  if (h.version != kVersion && h.version != kPackedVersion && h.version != kPairedVersion)
+  if (h.version != kVersion && h.version != kPackedVersion && h.version != kPairedVersion &&
+      h.version != kPairFileVersion)
     fail(file, "format version " + std::to_string(h.version) + ", this program reads versions " +
-                   std::to_string(kVersion) + ", " + std::to_string(kPackedVersion) + " and " +
-                   std::to_string(kPairedVersion));
+                   std::to_string(kVersion) + ", " + std::to_string(kPackedVersion) + ", " +
+                   std::to_string(kPairedVersion) + " and " + std::to_string(kPairFileVersion) + " (pair files)");
   if (get_le<std::uint32_t>(data + 60) != crc32c(data, 60)) fail(file, "header checksum mismatch (corrupt header)");
   const int level = get_le<std::uint16_t>(data + 22);
-  if (h.version == kPairedVersion && level > 127) fail(file, "invalid header field (level)");
+  if ((h.version == kPairedVersion || h.version == kPairFileVersion) && level > 127)
+    fail(file, "invalid header field (level)");
   const std::uint32_t header_size = header_size_of(h.version, level);
   if (get_le<std::uint32_t>(data + 12) != header_size) fail(file, "wrong header size");
   if (size < header_size)
@@ -226,6 +231,12 @@ Header parse(const fs::path& file, const unsigned char* data, std::uint64_t size
       if (x[9] != p) fail(file, "inconsistent " + what + " (it describes pair " + std::to_string(x[9]) + ")");
       h.image_bytes += bytes;
     }
+  }
+  if (h.version == kPairFileVersion) {
+    const unsigned char* x = data + kHeaderSize;
+    h.pairs.push_back(get_shape(file, x, "pair header", &h.image_bytes));
+    h.pair = x[9];
+    if (h.pair >= SublevelIndexer::pairs(level)) fail(file, "invalid header field (pair)");
   }
   h.pits = data[16];
   if (h.pits < 1 || h.pits > kMaxPits || data[17] > 1 || data[18] > 1 || data[19] > 1 || data[20] > 1 || data[21] > 1)
@@ -244,11 +255,13 @@ Header parse(const fs::path& file, const unsigned char* data, std::uint64_t size
       if (h.version == kPackedVersion)
         PackedLevel::check_shape(BoardRange::level(BoardIndexer(h.pits, h.level), h.level), h.packed);
       const std::shared_ptr<const SublevelIndexer> order = SublevelIndexer::shared(h.pits);
-      for (std::size_t p = 0; p < h.pairs.size(); ++p) {
-        const BoardRange range = BoardRange::pair(*order, h.level, static_cast<int>(p));
-        if (get_le<std::uint64_t>(data + kHeaderSize + 64 * p + 40) != range.size())
+      for (std::size_t i = 0; i < h.pairs.size(); ++i) {
+        // A pair file holds one pair, h.pair; a level file its pairs in order.
+        const int p = h.version == kPairFileVersion ? h.pair : static_cast<int>(i);
+        const BoardRange range = BoardRange::pair(*order, h.level, p);
+        if (get_le<std::uint64_t>(data + kHeaderSize + 64 * i + 40) != range.size())
           throw std::invalid_argument("pair " + std::to_string(p) + "'s entry count is not the pair's");
-        PackedLevel::check_shape(range, h.pairs[p]);
+        PackedLevel::check_shape(range, h.pairs[i]);
       }
     } catch (const std::invalid_argument& e) {
       fail(file, std::string("inconsistent packed header: ") + e.what());
@@ -309,6 +322,12 @@ fs::path level_path(const fs::path& dir, int k) {
   return dir / name;
 }
 
+fs::path pair_path(const fs::path& dir, int k, int p) {
+  char name[40];
+  std::snprintf(name, sizeof name, "level-%03d-pair-%03d.kdb", k, p);
+  return dir / name;
+}
+
 namespace {
 
 // Write header `h` (every field but the block layout and file size set) and the stream
@@ -317,12 +336,12 @@ namespace {
 // (a few per thread), the header and block table last, in front: memory holds one batch of
 // compressed blocks, not the level's whole compressed copy.
 WriteStats write_stream(const fs::path& dir, Header h, const Segments<const unsigned char>& data, int threads,
-                        int compression) {
+                        int compression, const fs::path& to = {}) {
   const std::uint64_t total = stream_bytes(h);
   assert(total == data.size());
   h.blocks = static_cast<std::uint32_t>((total + h.block_entries - 1) / h.block_entries);
   if (threads <= 0) threads = omp_get_max_threads();
-  const fs::path file = level_path(dir, h.level);
+  const fs::path file = to.empty() ? level_path(dir, h.level) : to;
   h.table_offset = header_size_of(h);
   std::vector<unsigned char> tab(std::size_t(h.blocks) * kTableEntrySize, 0);
   std::vector<unsigned char> head;
@@ -438,6 +457,21 @@ WriteStats write_paired_level(const fs::path& dir, int pits, const Rules& rules,
   return write_stream(dir, h, data, threads, compression);
 }
 
+WriteStats write_pair_file(const fs::path& dir, int pits, const Rules& rules, int k, int p, const PackedLevel& pair,
+                           int threads, int compression) {
+  const std::shared_ptr<const SublevelIndexer> order = SublevelIndexer::shared(pits);
+  if (k < 0 || k > 127 || p < 0 || p >= SublevelIndexer::pairs(k) || pair.size() != order->pair_size(k, p))
+    throw std::logic_error("write_pair_file: pair " + std::to_string(p) + " of level " + std::to_string(k) +
+                           " out of range or of the wrong size");
+  Header h = level_header(kPairFileVersion, pits, rules, k, pair.size());
+  h.pair = p;
+  h.pairs.push_back(pair.shape());
+  Segments<const unsigned char> data;
+  data.parts = pair.image();
+  h.image_bytes = data.size();
+  return write_stream(dir, h, data, threads, compression, pair_path(dir, k, p));
+}
+
 void write_file_atomically(const fs::path& file, const std::vector<std::span<const unsigned char>>& parts) {
   write_file_atomically(file, [&](int fd, const fs::path& tmp) {
     for (const auto& part : parts) write_all(fd, part.data(), part.size(), tmp);
@@ -496,6 +530,8 @@ Header read_header(const fs::path& file, std::uint32_t* header_crc) {
 }
 
 void check_level_header(const fs::path& file, const Header& h, int pits, const Rules& rules, int k) {
+  if (h.version == kPairFileVersion)
+    fail(file, "a pair file (one pair of a level a build had not finished), not a level file");
   if (h.pits != pits) fail(file, "built for " + std::to_string(h.pits) + " pits a side, not " + std::to_string(pits));
   if (!h.rules.same_values_as(rules))
     fail(file,
@@ -509,12 +545,28 @@ void check_level_header(const fs::path& file, const Header& h, int pits, const R
 
 namespace {
 
+// As check_level_header for the pair file of pair p of level k.
+void check_pair_header(const fs::path& file, const Header& h, int pits, const Rules& rules, int k, int p) {
+  if (h.version != kPairFileVersion) fail(file, "not a pair file (format version " + std::to_string(h.version) + ")");
+  if (h.pits != pits) fail(file, "built for " + std::to_string(h.pits) + " pits a side, not " + std::to_string(pits));
+  if (!h.rules.same_values_as(rules))
+    fail(file,
+         "built under rules '" + h.rules.describe() + "', which give different values from '" + rules.describe() + "'");
+  if (h.level != k) fail(file, "holds level " + std::to_string(h.level) + ", expected " + std::to_string(k));
+  if (h.pair != p) fail(file, "holds pair " + std::to_string(h.pair) + ", expected " + std::to_string(p));
+  const std::uint64_t size = SublevelIndexer::shared(pits)->pair_size(k, p);
+  if (h.entries != size)
+    fail(file, "holds " + std::to_string(h.entries) + " entries, pair " + std::to_string(p) + " of level " +
+                   std::to_string(k) + " has " + std::to_string(size));
+}
+
 // Read and check the file of level k (header, sizes, block table, every block's checksums and
 // length) and hand its stream to `fill`, called once with the parsed header, which returns the
 // ranges to decompress into.
+// pair >= 0: the file is that pair's pair file instead.
 template <class Fill>
 void read_stream(const fs::path& file, int pits, const Rules& rules, int k, int threads, Fill&& fill, Header* header,
-                 std::uint32_t* header_crc) {
+                 std::uint32_t* header_crc, int pair = -1) {
   // The header and block table first, then each block read on its own (pread): memory holds
   // a block a thread, not the whole compressed file.
   std::uint64_t size = 0;
@@ -539,7 +591,10 @@ void read_stream(const fs::path& file, int pits, const Rules& rules, int k, int 
   const std::vector<unsigned char> head = read_head(file, size, read_at);
   std::vector<BlockEntry> table;
   const Header h = parse(file, head.data(), size, &table);
-  check_level_header(file, h, pits, rules, k);
+  if (pair < 0)
+    check_level_header(file, h, pits, rules, k);
+  else
+    check_pair_header(file, h, pits, rules, k, pair);
   const Segments<unsigned char> out = fill(h);
   const std::uint64_t total = stream_bytes(h);
   if (out.size() != total) fail(file, "holds a level of another format than expected (replaced while being read?)");
@@ -698,6 +753,31 @@ PairedLevel read_paired_level(const fs::path& dir, int pits, const Rules& rules,
   }
   const LevelArray bytes = read_level(dir, pits, rules, k, threads, header, header_crc);
   return PairedLevel::pack(ix, k, bytes, 0, threads);
+}
+
+PackedLevel read_pair_file(const fs::path& dir, int pits, const Rules& rules, int k, int p, int threads) {
+  const fs::path file = pair_path(dir, k, p);
+  const BoardRange range = BoardRange::pair(*SublevelIndexer::shared(pits), k, p);
+  PackedLevel pair;
+  read_stream(
+      file, pits, rules, k, threads,
+      [&](const Header& h) {
+        try {
+          pair = PackedLevel::with_shape(range, h.pairs.at(0));
+        } catch (const std::invalid_argument& e) {
+          fail(file, std::string("inconsistent pair header: ") + e.what());
+        }
+        Segments<unsigned char> out;
+        out.parts = pair.image_for_filling();
+        return out;
+      },
+      nullptr, nullptr, p);
+  try {
+    pair.check_image(threads);
+  } catch (const std::invalid_argument& e) {
+    fail(file, std::string("corrupt packed image: ") + e.what());
+  }
+  return pair;
 }
 
 }  // namespace kalah::dbfile

@@ -21,6 +21,11 @@
 //                      the block's raw bytes (u32), CRC-32C of the stored bytes (u32), 0 (u32)
 //   blocks             each one zstd frame of its bytes (the last block may be shorter)
 // Files are written to "level-KKK.kdb.tmp" and renamed into place once complete and synced.
+//
+// Pair files (version 4), "level-KKK-pair-PPP.kdb": one pair of a level being built by pairs,
+// kept so that an interrupted build resumes at the pair, not at the level. The layout of
+// version 2 with the 64 bytes of the pair (as in version 3) as second header; the entry count
+// is the pair's. Never a level file: level readers refuse them.
 #pragma once
 
 #include <cstdint>
@@ -39,9 +44,10 @@
 namespace kalah::dbfile {
 
 inline constexpr char kMagic[8] = {'K', 'A', 'L', 'A', 'H', 'D', 'B', 0x1A};
-inline constexpr std::uint32_t kVersion = 1;        // one byte a board
-inline constexpr std::uint32_t kPackedVersion = 2;  // packed image
-inline constexpr std::uint32_t kPairedVersion = 3;  // packed images of the sublevel pairs
+inline constexpr std::uint32_t kVersion = 1;          // one byte a board
+inline constexpr std::uint32_t kPackedVersion = 2;    // packed image
+inline constexpr std::uint32_t kPairedVersion = 3;    // packed images of the sublevel pairs
+inline constexpr std::uint32_t kPairFileVersion = 4;  // one pair's packed image (a build's checkpoint)
 inline constexpr std::uint32_t kHeaderSize = 64;
 inline constexpr std::uint32_t kPackedHeaderSize = 128;
 inline constexpr std::uint32_t kTableEntrySize = 24;
@@ -58,12 +64,15 @@ struct Header {
   std::uint32_t blocks = 0;
   std::uint64_t table_offset = kHeaderSize;  // = header size
   std::uint64_t file_size = 0;
-  // Versions 2 and 3: the bytes of the packed image (of all pairs); version 2: its shape;
-  // version 3: each pair's.
+  // Versions 2..4: the bytes of the packed image (of all pairs); version 2: its shape;
+  // version 3: each pair's; version 4: its pair's (one) and which pair it is.
   std::uint64_t image_bytes = 0;
   PackedLevel::Shape packed;
   std::vector<PackedLevel::Shape> pairs;
-  bool is_packed() const { return version == kPackedVersion || version == kPairedVersion; }
+  int pair = -1;
+  bool is_packed() const {
+    return version == kPackedVersion || version == kPairedVersion || version == kPairFileVersion;
+  }
   // Bits a board once loaded as the file holds it: 8 (version 1) or the packed image's.
   double bits_per_board() const {
     return version == kVersion || entries == 0 ? 8.0 : 8.0 * double(image_bytes) / double(entries);
@@ -72,6 +81,8 @@ struct Header {
 
 // "level-024.kdb"
 std::filesystem::path level_path(const std::filesystem::path& dir, int k);
+// "level-034-pair-005.kdb": pair p of level k, saved by a build that has not finished the level.
+std::filesystem::path pair_path(const std::filesystem::path& dir, int k, int p);
 
 struct WriteStats {
   std::uint64_t bytes = 0;       // file size
@@ -91,6 +102,14 @@ WriteStats write_packed_level(const std::filesystem::path& dir, int pits, const 
 // The same for a level packed by pairs (complete): a version-3 file holding the pairs' images.
 WriteStats write_paired_level(const std::filesystem::path& dir, int pits, const Rules& rules, const PairedLevel& level,
                               int threads = 0, int compression = 3);
+
+// The same for pair p of level k (its packed image, `pair`) in a pair file, pair_path(dir, k, p).
+WriteStats write_pair_file(const std::filesystem::path& dir, int pits, const Rules& rules, int k, int p,
+                           const PackedLevel& pair, int threads = 0, int compression = 3);
+// Read pair p of level k from its pair file, checking everything (as read_level; the header
+// must name the pits, rules, level and pair, and hold the pair's entry count).
+PackedLevel read_pair_file(const std::filesystem::path& dir, int pits, const Rules& rules, int k, int p,
+                           int threads = 0);
 
 // Write `parts`, one after the other, to `file` atomically: to file + ".tmp", fsync, rename
 // over `file`, fsync of the directory. On any failure (create, write, fsync, close, rename) the

@@ -105,6 +105,16 @@ DbLevelInfo check_listed_level(const fs::path& dir, const DbManifest& m, int k) 
   return info;
 }
 
+// Remove the pair files of level k (dbfile::pair_path) the directory holds; true if there
+// were any. A file that cannot be removed is left (it is checked before any use).
+bool remove_pair_files(const fs::path& dir, int k) {
+  bool any = false;
+  std::error_code ec;
+  for (int p = 0; p < SublevelIndexer::pairs(k); ++p)
+    if (fs::remove(dbfile::pair_path(dir, k, p), ec)) any = true;
+  return any;
+}
+
 }  // namespace
 
 std::uint64_t filesystem_free_bytes(const fs::path& dir) {
@@ -249,6 +259,9 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& asked, 
             write_manifest(dir, now);
           }
           ++sum.levels_reused;
+          if (remove_pair_files(dir, k))
+            note("level " + std::to_string(k) +
+                 ": removed the pair files of an earlier build (the level file holds the level)");
           if (events.level_reused) events.level_reused(k);
           continue;
         } catch (const DatabaseError& e) {
@@ -257,18 +270,53 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& asked, 
         }
       }
     }
-    // Room on disk for the level's file, asked before computing it (minutes to hours).
-    const std::uint64_t disk_need = level_bytes_estimate(ix.count(k), k > 0 ? ix.count(k - 1) : 0, prev_bytes);
+    // Room on disk for the level's file, asked before computing it (minutes to hours); a build
+    // by pairs holds the level twice for a while (its pair files, then the level file).
+    const std::uint64_t disk_need =
+        (paired ? 2 : 1) * level_bytes_estimate(ix.count(k), k > 0 ? ix.count(k - 1) : 0, prev_bytes);
     const std::uint64_t available = o.free_bytes ? o.free_bytes(dir) : filesystem_free_bytes(dir);
     if (disk_need > available)
       throw DatabaseError(dir.string() + ": not enough free space to build level " + std::to_string(k) +
-                          ": its file needs about " + std::to_string(disk_need) + " bytes (" + byte_text(disk_need) +
-                          "), the filesystem has " + std::to_string(available) + " bytes (" + byte_text(available) +
+                          (paired ? ": its pair files and its file need about " : ": its file needs about ") +
+                          std::to_string(disk_need) + " bytes (" + byte_text(disk_need) + "), the filesystem has " +
+                          std::to_string(available) + " bytes (" + byte_text(available) +
                           ") free; free some space and run the build again (it resumes)");
     const auto t1 = std::chrono::steady_clock::now();
     dbfile::WriteStats ws;
     if (paired) {
-      PairedLevel p = build_paired_level(ix, o.rules, k, levels.views(), 0, o.threads, events.progress, o.cancel);
+      // Each pair is saved in a pair file as soon as it is done, and the pair files an
+      // interrupted build left are reused: a build stopped inside a level of hours resumes at
+      // its pair.
+      int saved = 0;
+      PairCheckpoints checkpoints;
+      checkpoints.load = [&](int p) -> std::optional<PackedLevel> {
+        const fs::path pair_file = dbfile::pair_path(dir, k, p);
+        std::error_code exists_ec;
+        if (!fs::exists(pair_file, exists_ec)) return std::nullopt;
+        try {
+          PackedLevel pair = dbfile::read_pair_file(dir, o.pits, o.rules, k, p, o.threads);
+          note("level " + std::to_string(k) + ": reusing pair " + std::to_string(p) + " (" +
+               pair_file.filename().string() + ", checksums verified)");
+          ++saved;
+          if (events.pair_reused) events.pair_reused(k, pair.size());
+          return pair;
+        } catch (const DatabaseError& e) {
+          note(std::string(e.what()) + "; rebuilding pair " + std::to_string(p) + " of level " + std::to_string(k));
+          return std::nullopt;
+        }
+      };
+      if (ix.count(k) >= o.pair_files_from)
+        checkpoints.save = [&](int p, const PackedLevel& pair) {
+          dbfile::write_pair_file(dir, o.pits, o.rules, k, p, pair, o.threads, o.compression);
+          ++saved;
+        };
+      PairedLevel p;
+      try {
+        p = build_paired_level(ix, o.rules, k, levels.views(), 0, o.threads, events.progress, o.cancel, &checkpoints);
+      } catch (BuildInterrupted& e) {
+        e.pairs_saved = saved;
+        throw;
+      }
       ws = dbfile::write_paired_level(dir, o.pits, o.rules, p, o.threads, o.compression);
       levels.add(std::move(p));
     } else {
@@ -286,6 +334,7 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& asked, 
     }
     sum.bytes_on_disk += ws.bytes;
     prev_bytes = ws.bytes;
+    remove_pair_files(dir, k);  // the level file holds them now
     manifest.levels.push_back({k, ws.bytes, ws.header_crc});
     ++sum.levels_built;
     // Record each level beyond what an earlier manifest listed as soon as it is on disk, with

@@ -4,7 +4,10 @@
 //
 // Resuming: `kalah db build` run again on the same directory deletes leftover temporary files,
 // reuses every level file that passes all checks (header, rules, pit count, checksums of
-// every block) and rebuilds the missing or damaged ones. Values do not depend on how a level
+// every block) and rebuilds the missing or damaged ones. A build by pairs (format 3) also
+// saves each pair of the level under construction in a pair file (dbfile::pair_path) and
+// reuses those that pass the same checks, so that it resumes at the pair; a level's pair
+// files are removed once its level file is written. Values do not depend on how a level
 // was computed, so the result is byte-identical to an uninterrupted build.
 //
 // A build holds an exclusive lock on DIR/.lock (flock) from start to end: a second build into
@@ -56,12 +59,18 @@ struct DbBuildOptions {
   // written) and build_database throws BuildInterrupted naming it: the levels below it are
   // on disk, and running the build again resumes there.
   const std::atomic<bool>* cancel = nullptr;
+  // A build by pairs saves the pairs of a level in pair files when the level has at least this
+  // many boards (2^25: a few seconds of work; smaller levels are quicker to compute again than
+  // to sync to disk a pair at a time).
+  std::uint64_t pair_files_from = std::uint64_t(1) << 25;
 };
 
 struct DbBuildEvents {
   std::function<void(const std::string&)> note;  // one-line messages (level reused, rebuilt, ...)
   std::function<void(int k)> level_reused;       // level k was on disk and passed every check
   LevelProgressFn progress;                      // progress inside a level being built
+  // A pair of level k (`boards` boards) taken from its pair file instead of computed.
+  std::function<void(int k, std::uint64_t boards)> pair_reused;
   std::function<void(int k, double seconds, std::uint64_t bytes)> level_done;  // level written
 };
 
