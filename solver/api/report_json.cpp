@@ -233,6 +233,9 @@ Json database_json(const std::string& dir, const DbScan& scan) {
   j["complete"] = !scan.incomplete();
   j["target_max_seeds"] = scan.has_manifest ? scan.target_max_seeds : max_seeds;
   j["unused_levels"] = scan.unused_levels;
+  j["saved_pairs"] = nlohmann::json::array();
+  for (const DbScan::SavedPairs& s : scan.saved_pairs)
+    j["saved_pairs"].push_back({{"level", s.level}, {"pairs", s.pairs}, {"of", SublevelIndexer::pairs(s.level)}});
   j["levels"] = levels;
   return j;
 }

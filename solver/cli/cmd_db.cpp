@@ -95,10 +95,11 @@ class Progress {
     const std::uint64_t computed = ix_.count(k) - level_reused_;
     built_ += computed;
     if (tty_) std::fprintf(stderr, "\r%100s\r", "");
+    const std::string from_pairs = level_reused_ ? "  (" + group(level_reused_) + " from pair files)" : "";
     std::fprintf(stderr, "  level %2d: %15s positions  %8.2f s  %8.2f M pos/s  %10s on disk%s\n", k,
                  group(ix_.count(k)).c_str(), seconds,
                  seconds > 0 ? static_cast<double>(computed) / seconds / 1e6 : 0.0, byte_text(bytes).c_str(),
-                 level_reused_ ? ("  (" + group(level_reused_) + " from pair files)").c_str() : "");
+                 from_pairs.c_str());
     level_reused_ = 0;
   }
   double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count(); }
@@ -272,6 +273,12 @@ int run_info(const Args& args) {
     std::cout << "unused       level " << list << ": above the manifest's levels 0.." << max_seeds
               << " (an interrupted or unfinished extension), not used\n";
   }
+  for (const DbScan::SavedPairs& s : scan.saved_pairs)
+    std::cout << "pair files   level " << s.level << ": " << s.pairs << " of " << SublevelIndexer::pairs(s.level)
+              << " pairs saved by a build stopped inside it ("
+              << (s.level > max_seeds ? "a build to " + std::to_string(s.level) + " seeds reuses them"
+                                      : std::string("left over; a build removes them"))
+              << ")\n";
   std::cout << "pits         " << h0.pits << "\n"
             << "rules        " << rules_text(h0.rules) << "\n"
             << "levels       0.." << max_seeds << "\n"

@@ -34,8 +34,22 @@ namespace {
   throw DatabaseError(file.string() + ": " + problem);
 }
 
-// Bytes of the header of a file of `version` holding level k: 64, 128 (version 2), or 64 and
-// 64 a pair (version 3).
+// A pair file where a level file was expected (renamed or copied by hand).
+[[noreturn]] void fail_pair_file(const fs::path& file) {
+  fail(file, "a pair file (one pair of a level a build had not finished), not a level file");
+}
+
+// Pits, rules and level of a header against what the reader expects.
+void check_game_fields(const fs::path& file, const Header& h, int pits, const Rules& rules, int k) {
+  if (h.pits != pits) fail(file, "built for " + std::to_string(h.pits) + " pits a side, not " + std::to_string(pits));
+  if (!h.rules.same_values_as(rules))
+    fail(file,
+         "built under rules '" + h.rules.describe() + "', which give different values from '" + rules.describe() + "'");
+  if (h.level != k) fail(file, "holds level " + std::to_string(h.level) + ", expected " + std::to_string(k));
+}
+
+// Bytes of the header of a file of `version` holding level k: 64, 128 (version 2 and pair
+// files), or 64 and 64 a pair (version 3).
 std::uint32_t header_size_of(std::uint32_t version, int k) {
   if (version == kPackedVersion || version == kPairFileVersion) return kPackedHeaderSize;
   if (version == kPairedVersion && 0 <= k && k <= 127) return kHeaderSize + 64 * SublevelIndexer::pairs(k);
@@ -515,7 +529,7 @@ void write_file_atomically(const fs::path& file, const std::function<void(int fd
   }
 }
 
-Header read_header(const fs::path& file, std::uint32_t* header_crc) {
+Header read_header(const fs::path& file, std::uint32_t* header_crc, bool pair_file) {
   std::uint64_t size = 0;
   std::ifstream in = open_for_reading(file, size);
   // The block table too (when the file has it), so that its checksum is checked.
@@ -525,18 +539,14 @@ Header read_header(const fs::path& file, std::uint32_t* header_crc) {
         return static_cast<bool>(in.read(reinterpret_cast<char*>(to), static_cast<std::streamsize>(n)));
       });
   const Header h = parse(file, data.data(), size, nullptr);
+  if (h.version == kPairFileVersion && !pair_file) fail_pair_file(file);
   if (header_crc) *header_crc = crc32c(data.data(), 60);
   return h;
 }
 
 void check_level_header(const fs::path& file, const Header& h, int pits, const Rules& rules, int k) {
-  if (h.version == kPairFileVersion)
-    fail(file, "a pair file (one pair of a level a build had not finished), not a level file");
-  if (h.pits != pits) fail(file, "built for " + std::to_string(h.pits) + " pits a side, not " + std::to_string(pits));
-  if (!h.rules.same_values_as(rules))
-    fail(file,
-         "built under rules '" + h.rules.describe() + "', which give different values from '" + rules.describe() + "'");
-  if (h.level != k) fail(file, "holds level " + std::to_string(h.level) + ", expected " + std::to_string(k));
+  if (h.version == kPairFileVersion) fail_pair_file(file);
+  check_game_fields(file, h, pits, rules, k);
   const BoardIndexer ix(pits, k);
   if (h.entries != ix.count(k))
     fail(file, "holds " + std::to_string(h.entries) + " entries, level " + std::to_string(k) + " has " +
@@ -548,11 +558,7 @@ namespace {
 // As check_level_header for the pair file of pair p of level k.
 void check_pair_header(const fs::path& file, const Header& h, int pits, const Rules& rules, int k, int p) {
   if (h.version != kPairFileVersion) fail(file, "not a pair file (format version " + std::to_string(h.version) + ")");
-  if (h.pits != pits) fail(file, "built for " + std::to_string(h.pits) + " pits a side, not " + std::to_string(pits));
-  if (!h.rules.same_values_as(rules))
-    fail(file,
-         "built under rules '" + h.rules.describe() + "', which give different values from '" + rules.describe() + "'");
-  if (h.level != k) fail(file, "holds level " + std::to_string(h.level) + ", expected " + std::to_string(k));
+  check_game_fields(file, h, pits, rules, k);
   if (h.pair != p) fail(file, "holds pair " + std::to_string(h.pair) + ", expected " + std::to_string(p));
   const std::uint64_t size = SublevelIndexer::shared(pits)->pair_size(k, p);
   if (h.entries != size)
@@ -761,7 +767,7 @@ PackedLevel read_pair_file(const fs::path& dir, int pits, const Rules& rules, in
   PackedLevel pair;
   read_stream(
       file, pits, rules, k, threads,
-      [&](const Header& h) {
+      [&](const Header& h) {  // a pair file's (check_pair_header has passed)
         try {
           pair = PackedLevel::with_shape(range, h.pairs.at(0));
         } catch (const std::invalid_argument& e) {

@@ -124,7 +124,8 @@ void write_file_atomically(const std::filesystem::path& file,
 // DatabaseError naming the file and the problem. *header_crc, when given, receives the
 // CRC-32C of header bytes 0..59 (the header's own checksum, which a manifest records; a CRC
 // of all 64 bytes would be the same constant for every header, as they end with their CRC).
-Header read_header(const std::filesystem::path& file, std::uint32_t* header_crc = nullptr);
+// A pair file (version 4) is refused unless `pair_file` says one is expected.
+Header read_header(const std::filesystem::path& file, std::uint32_t* header_crc = nullptr, bool pair_file = false);
 
 // Throws DatabaseError naming `file` unless header `h` is level k's for `pits` and rules with
 // the same values as `rules` (Rules::same_values_as), with level k's entry count.

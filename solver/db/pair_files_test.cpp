@@ -4,13 +4,13 @@
 // level readers refuse a pair file.
 #include "testing/catch.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <vector>
 
 #include "solver/base/sublevel_index.hpp"
 #include "solver/db/format.hpp"
-#include "solver/db/manifest.hpp"
 #include "solver/db/store.hpp"
 #include "testing/database_files.hpp"
 #include "testing/rule_sets.hpp"
@@ -35,21 +35,16 @@ DbBuildOptions paired_options(const Rules& rules, int max_seeds = kTop) {
   return o;
 }
 
-// Build to kTop, interrupted inside level kTop once `pairs` of its pairs are done (the
-// interrupt is raised by the progress report that ends a pair, so the pair is saved).
-BuildInterrupted interrupted_build(const std::filesystem::path& dir, const Rules& rules, int pairs,
-                                   std::vector<std::string>* notes = nullptr) {
+// Build to `top`, interrupted inside level `top` once `pairs` of its pairs are saved (the
+// interrupt is raised when the last of them is saved, so the next pair is never started).
+BuildInterrupted interrupted_build(const std::filesystem::path& dir, const Rules& rules, int pairs, int top = kTop) {
   std::atomic<bool> cancel{false};
-  DbBuildOptions o = paired_options(rules);
+  DbBuildOptions o = paired_options(rules, top);
   o.cancel = &cancel;
-  const auto order = SublevelIndexer::shared(kPits);
-  std::uint64_t boundary = 0;
-  for (int p = 0; p < pairs; ++p) boundary += order->pair_size(kTop, p);
   DbBuildEvents ev;
-  ev.progress = [&](int k, std::uint64_t done, std::uint64_t) {
-    if (k == kTop && done >= boundary) cancel = true;
+  ev.pair_saved = [&](int k, int p) {
+    if (k == top && p == pairs - 1) cancel = true;
   };
-  if (notes) ev.note = [&](const std::string& s) { notes->push_back(s); };
   try {
     build_database(dir, o, ev);
   } catch (const BuildInterrupted& e) {
@@ -115,7 +110,7 @@ TEST_CASE("pair files: a damaged, foreign or misplaced pair file is named and it
   const auto p1 = dbfile::pair_path(dir.path, kTop, 1);
   const auto p2 = dbfile::pair_path(dir.path, kTop, 2);
   const auto p3 = dbfile::pair_path(dir.path, kTop, 3);
-  test::flip_byte(p1, test::read_bytes(p1).size() - 3);            // a block
+  test::flip_byte(p1, test::read_bytes(p1).size() - 3);                                   // a block
   std::filesystem::copy_file(p3, p2, std::filesystem::copy_options::overwrite_existing);  // pair 3 named pair 2
   {  // pair 0 of another rule set's level 11 in place of pair 3
     Rules empty;
@@ -146,7 +141,7 @@ TEST_CASE("pair files: read back as written, and refused as level files", "[db][
   interrupted_build(dir.path, rules, 2);
   const PackedLevel pair = dbfile::read_pair_file(dir.path, kPits, rules, kTop, 1);
   CHECK(pair.size() == SublevelIndexer::shared(kPits)->pair_size(kTop, 1));
-  const dbfile::Header h = dbfile::read_header(dbfile::pair_path(dir.path, kTop, 1));
+  const dbfile::Header h = dbfile::read_header(dbfile::pair_path(dir.path, kTop, 1), nullptr, true);
   CHECK(h.version == dbfile::kPairFileVersion);
   CHECK(h.pair == 1);
   CHECK(h.entries == pair.size());
@@ -185,15 +180,136 @@ TEST_CASE("pair files: read back as written, and refused as level files", "[db][
   CHECK_FALSE(std::filesystem::exists(dbfile::pair_path(done.path, kTop, 1)));
 
   // Levels below pair_files_from keep no pair files (they are quicker to compute again).
-  ScratchDir small("pf4");
-  std::atomic<bool> cancel{false};
+  for (const std::uint64_t from : {std::uint64_t(0), std::uint64_t(20'000)}) {  // level 11: 31,824 boards
+    CAPTURE(from);
+    ScratchDir small("pf4");
+    DbBuildOptions o = paired_options(rules);
+    o.pair_files_from = from;
+    std::vector<int> saved_levels;
+    DbBuildEvents saving;
+    saving.pair_saved = [&](int k, int) { saved_levels.push_back(k); };
+    build_database(small.path, o, saving);
+    const BoardIndexer ix(kPits, kTop);
+    for (const int k : saved_levels) CHECK(ix.count(k) >= from);
+    CHECK(std::count(saved_levels.begin(), saved_levels.end(), kTop) == SublevelIndexer::pairs(kTop));
+    if (from != 0) CHECK(saved_levels.size() == std::size_t(SublevelIndexer::pairs(kTop)));  // level 11's only
+    CHECK(find_pair_files(small.path).empty());
+  }
+}
+
+TEST_CASE("pair files: every pair saved but no level file, a truncated one, one of another level, a leftover",
+          "[db][files][paired]") {
+  const Rules rules;
+  ScratchDir direct("pad"), dir("pam");
+  test::build_db(direct.path, kPits, kTop, rules, dbfile::kPairedVersion);
+  // Every pair of level 11 saved (killed while writing the level file, say), and a temporary
+  // file of a pair file being written.
+  const int last = SublevelIndexer::pairs(kTop) - 1;
+  interrupted_build(dir.path, rules, last);
+  dbfile::write_pair_file(dir.path, kPits, rules, kTop, last,
+                          dbfile::read_paired_level(direct.path, kPits, rules, kTop).pair(last));
+  CHECK_FALSE(std::filesystem::exists(dbfile::level_path(dir.path, kTop)));
+  {
+    const std::vector<DbScan::SavedPairs> saved = find_pair_files(dir.path);
+    REQUIRE(saved.size() == 1);
+    CHECK(saved[0].level == kTop);
+    CHECK(saved[0].pairs == SublevelIndexer::pairs(kTop));
+    CHECK(inspect_database(dir.path).saved_pairs.size() == 1);
+  }
+  auto tmp = dbfile::pair_path(dir.path, kTop, 5);
+  tmp += ".tmp";
+  test::write_bytes(tmp, std::vector<char>(100, 'x'));
+  // Pair 4 truncated; pair 2 replaced by pair 2 of level 10.
+  const auto p4 = dbfile::pair_path(dir.path, kTop, 4);
+  auto bytes = test::read_bytes(p4);
+  bytes.resize(bytes.size() - 10);
+  test::write_bytes(p4, bytes);
+  {
+    ScratchDir lower("pal");
+    interrupted_build(lower.path, rules, 3, kTop - 1);
+    std::filesystem::copy_file(dbfile::pair_path(lower.path, kTop - 1, 2), dbfile::pair_path(dir.path, kTop, 2),
+                               std::filesystem::copy_options::overwrite_existing);
+  }
+
+  std::vector<std::string> notes;
+  std::vector<int> saved;
+  DbBuildEvents ev;
+  ev.note = [&](const std::string& s) { notes.push_back(s); };
+  ev.pair_saved = [&](int, int p) { saved.push_back(p); };
+  const DbBuildSummary s = build_database(dir.path, paired_options(rules), ev);
+  INFO(joined(notes));
+  CHECK(s.levels_built == 1);
+  CHECK(count_containing(notes, "level-011-pair-005.kdb.tmp") == 1);
+  CHECK(count_containing(notes, "level-011-pair-004.kdb: truncated") == 1);
+  CHECK(count_containing(notes, "level-011-pair-002.kdb: holds level 10, expected 11") == 1);
+  CHECK(count_containing(notes, "reusing pair") == SublevelIndexer::pairs(kTop) - 2);
+  CHECK(saved == std::vector<int>{2, 4});
+  CHECK(test::same_level_files(dir.path, direct.path, kTop));
+  CHECK(find_pair_files(dir.path).empty());
+}
+
+TEST_CASE("pair files: the free-space check counts the pairs already saved; kept above --max-seeds and listed",
+          "[db][files][paired]") {
+  const Rules rules;
+  ScratchDir dir("pfs");
+  interrupted_build(dir.path, rules, 5);  // pairs 0..4 of 6 saved
+  const auto order = SublevelIndexer::shared(kPits);
+  std::uint64_t unsaved = order->pair_size(kTop, 5);
+  const BoardIndexer ix(kPits, kTop);
+  const std::uint64_t prev_bytes = std::filesystem::file_size(dbfile::level_path(dir.path, kTop - 1));
+  const std::uint64_t file_need = level_bytes_estimate(ix.count(kTop), ix.count(kTop - 1), prev_bytes);
+  const std::uint64_t need =
+      file_need + static_cast<std::uint64_t>(static_cast<double>(file_need) * static_cast<double>(unsaved) /
+                                             static_cast<double>(ix.count(kTop)));
   DbBuildOptions o = paired_options(rules);
-  o.pair_files_from = std::uint64_t(1) << 20;  // above level 11's 31,824 boards
-  o.cancel = &cancel;
-  DbBuildEvents stop;
-  stop.progress = [&](int k, std::uint64_t boards_done, std::uint64_t) {
-    if (k == kTop && boards_done > 0) cancel = true;
-  };
-  CHECK_THROWS_AS(build_database(small.path, o, stop), BuildInterrupted);
-  CHECK_FALSE(std::filesystem::exists(dbfile::pair_path(small.path, kTop, 0)));
+  o.free_bytes = [&](const std::filesystem::path&) { return need - 1; };
+  std::string error;
+  try {
+    build_database(dir.path, o);
+  } catch (const DatabaseError& e) {
+    error = e.what();
+  }
+  INFO(error);
+  CHECK(error.find("not enough free space to build level 11: its file and the pair files still to write need about " +
+                   std::to_string(need) + " bytes") != std::string::npos);
+  CHECK(find_pair_files(dir.path).at(0).pairs == 5);
+  o.free_bytes = [&](const std::filesystem::path&) { return need; };
+  CHECK(build_database(dir.path, o).levels_built == 1);
+
+  // A build to 12 seeds stopped inside level 12, then one to 11: the level-12 pair files stay,
+  // named, and info lists them.
+  ScratchDir over("pfo");
+  interrupted_build(over.path, rules, 2, kTop + 1);
+  std::vector<std::string> notes;
+  DbBuildEvents ev;
+  ev.note = [&](const std::string& s) { notes.push_back(s); };
+  build_database(over.path, paired_options(rules), ev);
+  INFO(joined(notes));
+  CHECK(count_containing(notes, "kept 2 pair files of level 12") == 1);
+  const DbScan scan = inspect_database(over.path);
+  REQUIRE(scan.saved_pairs.size() == 1);
+  CHECK(scan.saved_pairs[0].level == kTop + 1);
+  CHECK(scan.saved_pairs[0].pairs == 2);
+  // and a build to 12 seeds reuses them.
+  notes.clear();
+  build_database(over.path, paired_options(rules, kTop + 1), ev);
+  CHECK(count_containing(notes, "reusing pair") == 2);
+  CHECK(find_pair_files(over.path).empty());
+}
+
+TEST_CASE("pair files: a directory without a manifest whose level file is a pair file is refused by info",
+          "[db][files][paired]") {
+  const Rules rules;
+  ScratchDir dir("pfl");
+  interrupted_build(dir.path, rules, 1);
+  std::filesystem::remove(dir.path / "manifest.json");
+  std::filesystem::copy_file(dbfile::pair_path(dir.path, kTop, 0), dbfile::level_path(dir.path, kTop));
+  std::string error;
+  try {
+    (void)inspect_database(dir.path);
+  } catch (const DatabaseError& e) {
+    error = e.what();
+  }
+  CHECK(error.find("level-011.kdb: a pair file") != std::string::npos);
+  CHECK(test::load_error(dir.path, kPits, rules, -1).find("not a level file") != std::string::npos);
 }

@@ -5,9 +5,11 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <system_error>
@@ -107,6 +109,15 @@ DbLevelInfo check_listed_level(const fs::path& dir, const DbManifest& m, int k) 
 
 // Remove the pair files of level k (dbfile::pair_path) the directory holds; true if there
 // were any. A file that cannot be removed is left (it is checked before any use).
+// Boards of level k (pits a side) held by the pair files in `dir` (as named; unchecked).
+std::uint64_t boards_in_pair_files(const fs::path& dir, int pits, int k) {
+  std::uint64_t boards = 0;
+  std::error_code ec;
+  for (int p = 0; p < SublevelIndexer::pairs(k); ++p)
+    if (fs::exists(dbfile::pair_path(dir, k, p), ec)) boards += SublevelIndexer::shared(pits)->pair_size(k, p);
+  return boards;
+}
+
 bool remove_pair_files(const fs::path& dir, int k) {
   bool any = false;
   std::error_code ec;
@@ -270,17 +281,25 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& asked, 
         }
       }
     }
-    // Room on disk for the level's file, asked before computing it (minutes to hours); a build
-    // by pairs holds the level twice for a while (its pair files, then the level file).
-    const std::uint64_t disk_need =
-        (paired ? 2 : 1) * level_bytes_estimate(ix.count(k), k > 0 ? ix.count(k - 1) : 0, prev_bytes);
+    // Room on disk for the level's file, asked before computing it (minutes to hours). A build
+    // by pairs that keeps pair files holds the level twice for a while (its pair files, then
+    // the level file); the pair files already on disk are counted as written.
+    const bool pair_files = paired && ix.count(k) >= o.pair_files_from;
+    const std::uint64_t file_need = level_bytes_estimate(ix.count(k), k > 0 ? ix.count(k - 1) : 0, prev_bytes);
+    std::uint64_t disk_need = file_need;
+    if (pair_files) {
+      const std::uint64_t unsaved = ix.count(k) - boards_in_pair_files(dir, o.pits, k);
+      disk_need += static_cast<std::uint64_t>(static_cast<double>(file_need) * static_cast<double>(unsaved) /
+                                              static_cast<double>(ix.count(k)));
+    }
     const std::uint64_t available = o.free_bytes ? o.free_bytes(dir) : filesystem_free_bytes(dir);
     if (disk_need > available)
-      throw DatabaseError(dir.string() + ": not enough free space to build level " + std::to_string(k) +
-                          (paired ? ": its pair files and its file need about " : ": its file needs about ") +
-                          std::to_string(disk_need) + " bytes (" + byte_text(disk_need) + "), the filesystem has " +
-                          std::to_string(available) + " bytes (" + byte_text(available) +
-                          ") free; free some space and run the build again (it resumes)");
+      throw DatabaseError(
+          dir.string() + ": not enough free space to build level " + std::to_string(k) +
+          (pair_files ? ": its file and the pair files still to write need about " : ": its file needs about ") +
+          std::to_string(disk_need) + " bytes (" + byte_text(disk_need) + "), the filesystem has " +
+          std::to_string(available) + " bytes (" + byte_text(available) +
+          ") free; free some space and run the build again (it resumes)");
     const auto t1 = std::chrono::steady_clock::now();
     dbfile::WriteStats ws;
     if (paired) {
@@ -305,20 +324,30 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& asked, 
           return std::nullopt;
         }
       };
-      if (ix.count(k) >= o.pair_files_from)
-        checkpoints.save = [&](int p, const PackedLevel& pair) {
+      bool saving = pair_files;
+      checkpoints.save = [&](int p, const PackedLevel& pair) {
+        if (!saving) return;
+        try {
           dbfile::write_pair_file(dir, o.pits, o.rules, k, p, pair, o.threads, o.compression);
-          ++saved;
-        };
-      PairedLevel p;
+        } catch (const DatabaseError& e) {
+          // A checkpoint is worth less than the level: go on without them.
+          note(std::string(e.what()) + "; level " + std::to_string(k) + " goes on without saving its pairs");
+          saving = false;
+          return;
+        }
+        ++saved;
+        if (events.pair_saved) events.pair_saved(k, p);
+      };
+      PairedLevel level;
       try {
-        p = build_paired_level(ix, o.rules, k, levels.views(), 0, o.threads, events.progress, o.cancel, &checkpoints);
+        level =
+            build_paired_level(ix, o.rules, k, levels.views(), 0, o.threads, events.progress, o.cancel, &checkpoints);
       } catch (BuildInterrupted& e) {
         e.pairs_saved = saved;
         throw;
       }
-      ws = dbfile::write_paired_level(dir, o.pits, o.rules, p, o.threads, o.compression);
-      levels.add(std::move(p));
+      ws = dbfile::write_paired_level(dir, o.pits, o.rules, level, o.threads, o.compression);
+      levels.add(std::move(level));
     } else {
       LevelArray level(ix.count(k));
       build_level(ix, o.rules, k, levels.views(), level, o.threads, events.progress, o.cancel);
@@ -371,6 +400,11 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& asked, 
   manifest.target_max_seeds = manifest.max_seeds();
   write_manifest(dir, manifest);
   note("wrote " + manifest_path(dir).filename().string() + " (levels 0.." + std::to_string(manifest.max_seeds()) + ")");
+  for (const DbScan::SavedPairs& s : find_pair_files(dir))
+    if (s.level > manifest.max_seeds())
+      note("kept " + std::to_string(s.pairs) + " pair files of level " + std::to_string(s.level) + " (a build to " +
+           std::to_string(s.level) + " seeds or more reuses them; delete " +
+           dbfile::pair_path(dir, s.level, 0).filename().string().substr(0, 15) + "*.kdb to free the space)");
   sum.positions = ix.count_upto(o.max_seeds);
   sum.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return sum;
@@ -440,10 +474,30 @@ DbScan inspect_database(const fs::path& dir) {
     for (int k = 0; k <= m->max_seeds(); ++k) scan.levels.push_back(check_listed_level(dir, *m, k));
     for (int k = m->max_seeds() + 1; k <= 255; ++k)
       if (fs::exists(fs::symlink_status(dbfile::level_path(dir, k), ec))) scan.unused_levels.push_back(k);
+    scan.saved_pairs = find_pair_files(dir);
     return scan;
   }
   scan.levels = scan_legacy(dir);
+  scan.saved_pairs = find_pair_files(dir);
   return scan;
+}
+
+std::vector<DbScan::SavedPairs> find_pair_files(const fs::path& dir) {
+  std::vector<DbScan::SavedPairs> found;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    int k = 0, p = 0;
+    char tail = 0;
+    const std::string name = entry.path().filename().string();
+    if (std::sscanf(name.c_str(), "level-%3d-pair-%3d.kd%c", &k, &p, &tail) != 3 || tail != 'b' ||
+        dbfile::pair_path(dir, k, p).filename() != name)
+      continue;
+    auto at = std::find_if(found.begin(), found.end(), [&](const DbScan::SavedPairs& s) { return s.level == k; });
+    if (at == found.end()) at = found.insert(found.end(), {k, 0});
+    ++at->pairs;
+  }
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.level < b.level; });
+  return found;
 }
 
 std::uint64_t DbScan::bytes() const {

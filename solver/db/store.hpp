@@ -71,6 +71,8 @@ struct DbBuildEvents {
   LevelProgressFn progress;                      // progress inside a level being built
   // A pair of level k (`boards` boards) taken from its pair file instead of computed.
   std::function<void(int k, std::uint64_t boards)> pair_reused;
+  // Pair p of level k computed and saved in its pair file.
+  std::function<void(int k, int p)> pair_saved;
   std::function<void(int k, double seconds, std::uint64_t bytes)> level_done;  // level written
 };
 
@@ -132,7 +134,16 @@ struct DbScan {
   // A build stopped part way (crash, full disk, Ctrl-C): fewer levels than it set out to make.
   bool incomplete() const { return has_manifest && target_max_seeds > max_seeds(); }
   std::vector<int> unused_levels;  // level files above the manifest's top (not used)
+  // Levels with pair files (a build by pairs stopped inside them), lowest first.
+  struct SavedPairs {
+    int level = 0;
+    int pairs = 0;  // pair files present (unchecked), of SublevelIndexer::pairs(level)
+  };
+  std::vector<SavedPairs> saved_pairs;
 };
+
+// The pair files (dbfile::pair_path) in `dir`, by level, lowest first; present, not checked.
+std::vector<DbScan::SavedPairs> find_pair_files(const std::filesystem::path& dir);
 
 // Throws DatabaseError unless `dir` is a directory: "missing" when nothing is there, "not a
 // directory" when something else is.
