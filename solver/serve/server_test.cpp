@@ -170,9 +170,11 @@ TEST_CASE("serve: positions within the database are answered from it, exactly", 
 }
 
 TEST_CASE("serve: a request's smaller budget leaves bounds that hold the exact values", "[serve]") {
-  serve::Explorer explorer(small_config());
+  serve::ExplorerConfig c = small_config();
+  c.max_seconds = 600;  // the exact answer must not run out of budget on a slow machine (a sanitizer build)
+  serve::Explorer explorer(c);
   Running server(explorer);
-  const std::string target = "/api/v1/solve?pits=5&seeds=4";
+  const std::string target = "/api/v1/solve?pits=5&seeds=3";
   const Reply hurried = get(server.port(), target + "&max_seconds=0.001");  // first: nothing in the table yet
   REQUIRE(hurried.status == 200);
   CHECK(hurried.body["max_seconds"] == 0.001);
