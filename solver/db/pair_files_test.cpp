@@ -54,6 +54,13 @@ BuildInterrupted interrupted_build(const std::filesystem::path& dir, const Rules
   return BuildInterrupted(-1);
 }
 
+// Events that keep the build's notes in `notes`.
+DbBuildEvents noting(std::vector<std::string>& notes) {
+  DbBuildEvents ev;
+  ev.note = [&notes](const std::string& s) { notes.push_back(s); };
+  return ev;
+}
+
 std::string joined(const std::vector<std::string>& notes) {
   std::string all;
   for (const std::string& s : notes) all += s + "\n";
@@ -83,8 +90,7 @@ TEST_CASE("pair files: an interrupted format-3 build resumes at the pair, every 
 
     std::vector<std::string> notes;
     std::uint64_t reused_boards = 0;
-    DbBuildEvents ev;
-    ev.note = [&](const std::string& s) { notes.push_back(s); };
+    DbBuildEvents ev = noting(notes);
     ev.pair_reused = [&](int k, std::uint64_t boards) {
       CHECK(k == kTop);
       reused_boards += boards;
@@ -122,8 +128,7 @@ TEST_CASE("pair files: a damaged, foreign or misplaced pair file is named and it
   }
 
   std::vector<std::string> notes;
-  DbBuildEvents ev;
-  ev.note = [&](const std::string& s) { notes.push_back(s); };
+  DbBuildEvents ev = noting(notes);
   build_database(dir.path, paired_options(rules), ev);
   INFO(joined(notes));
   CHECK(count_containing(notes, "reusing pair 0 ") == 1);
@@ -173,8 +178,7 @@ TEST_CASE("pair files: read back as written, and refused as level files", "[db][
   test::build_db(done.path, kPits, kTop, rules, dbfile::kPairedVersion);
   dbfile::write_pair_file(done.path, kPits, rules, kTop, 1, pair);
   std::vector<std::string> notes;
-  DbBuildEvents ev;
-  ev.note = [&](const std::string& s) { notes.push_back(s); };
+  DbBuildEvents ev = noting(notes);
   build_database(done.path, paired_options(rules), ev);
   CHECK(count_containing(notes, "removed the pair files") == 1);
   CHECK_FALSE(std::filesystem::exists(dbfile::pair_path(done.path, kTop, 1)));
@@ -233,8 +237,7 @@ TEST_CASE("pair files: every pair saved but no level file, a truncated one, one 
 
   std::vector<std::string> notes;
   std::vector<int> saved;
-  DbBuildEvents ev;
-  ev.note = [&](const std::string& s) { notes.push_back(s); };
+  DbBuildEvents ev = noting(notes);
   ev.pair_saved = [&](int, int p) { saved.push_back(p); };
   const DbBuildSummary s = build_database(dir.path, paired_options(rules), ev);
   INFO(joined(notes));
@@ -281,8 +284,7 @@ TEST_CASE("pair files: the free-space check counts the pairs already saved; kept
   ScratchDir over("pfo");
   interrupted_build(over.path, rules, 2, kTop + 1);
   std::vector<std::string> notes;
-  DbBuildEvents ev;
-  ev.note = [&](const std::string& s) { notes.push_back(s); };
+  DbBuildEvents ev = noting(notes);
   build_database(over.path, paired_options(rules), ev);
   INFO(joined(notes));
   CHECK(count_containing(notes, "kept 2 pair files of level 12") == 1);
