@@ -112,6 +112,17 @@ Json to_json(const SolveReport& r) {
   return j;
 }
 
+Json without_statistics(Json j) {
+  for (const char* k : {"nodes",           "seconds",          "search_seconds",  "threads",           "db_max_seeds",
+                        "db_seconds",      "db_dir",           "db_memory_bytes", "db_bits_per_board", "value_seconds",
+                        "value_nodes",     "passes",           "first_guess",     "deepening_depth",   "table",
+                        "solver",          "nodes_per_second", "estimate_depth",  "estimate_nodes",    "table_bytes",
+                        "table_max_bytes", "table_entries",    "table_used",      "table_capped",      "book",
+                        "book_hits"})
+    j.erase(k);
+  return j;
+}
+
 Json to_json(const OpeningsReport& r) {
   const Openings& o = r.openings;
   Json j;

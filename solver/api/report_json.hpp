@@ -37,6 +37,10 @@ Json solution_json(const Position& p, const Rules& rules, std::optional<int> val
 
 Json to_json(const SolveReport& report);
 Json to_json(const OpeningsReport& report);
+// A solve or openings report's object without what depends on how it was computed (effort,
+// threads, table, database, book): two reports of one position and rule set compare equal
+// this way however they were found (kalah job verify, the tests).
+Json without_statistics(Json report);
 // `kalah serve`'s answer (docs/api.md): solution_json's keys without play, then lower, upper,
 // game_over, moves (best for the mover first: pit 1-based, value or null, lower, upper,
 // extra_turn, capture, position after it, source "end" | "database" | "search"), interrupted,

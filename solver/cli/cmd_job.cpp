@@ -1,9 +1,11 @@
 // kalah job: a resumable proof job (solver/job). `init` creates its store, `run` works on it
 // with worker threads (or, in an MPI build under mpirun, with the other ranks as workers),
-// `status` reports where it stands. Parses the options, calls solver/job and renders.
+// `status` reports where it stands, `verify` re-checks what its store claims. Parses the
+// options, calls solver/job and renders.
 #include <cmath>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "engine/text.hpp"
 #include "solver/cli/commands.hpp"
@@ -11,6 +13,7 @@
 #include "solver/cli/interrupt.hpp"
 #include "solver/cli/session_options.hpp"
 #include "solver/job/job.hpp"
+#include "solver/job/verify.hpp"
 #ifdef KALAH_HAVE_MPI
 #include "solver/mpi/mpi_job.hpp"
 #endif
@@ -188,21 +191,96 @@ int run_status(const Args& args) {
   return 0;
 }
 
+int run_verify(const Args& args) {
+  po::options_description options("job verify options");
+  // clang-format off
+  options.add_options()
+      ("dir", po::value<std::string>()->required(), "job directory")
+      ("sample", po::value<int>()->default_value(10), "units solved again, drawn at random from those that proved something")
+      ("all", "solve every unit that proved something again")
+      ("seed", po::value<std::uint64_t>(), "the sample's seed (default: a random one, printed)")
+      ("check-seconds", po::value<double>()->default_value(0), "a unit's budget when solved again (0: none); one over it is unchecked, not failed")
+      ("json", "print one JSON object instead of text");
+  // clang-format on
+  options.add(search_options());
+  po::variables_map vm;
+  const auto pos = dir_positional();
+  if (!parse_command("job verify",
+                     "DIR [--sample N | --all] [--seed S] [--check-seconds S] [--db DIR] [--threads T] "
+                     "[--tt-memory SIZE] [--memory SIZE] [--json]",
+                     options, args, vm, &pos))
+    return 0;
+  const std::string dir = vm["dir"].as<std::string>();
+  job::VerifyOptions o;
+  o.sample = vm["sample"].as<int>();
+  if (o.sample < 0 || o.sample > 100000000) throw UsageError("--sample must be between 0 and 100000000");
+  o.all = vm.count("all") > 0;
+  o.seed = vm.count("seed") ? vm["seed"].as<std::uint64_t>() : std::random_device{}();
+  o.check_seconds = vm["check-seconds"].as<double>();
+  if (!(o.check_seconds >= 0) || o.check_seconds > 1e7)
+    throw UsageError("--check-seconds must be between 0 and 10000000");
+  o.cancel = interrupt_flag();
+  o.log = [](const std::string& line) { std::cerr << "  " << line << std::endl; };
+  api::SessionConfig session = session_config(vm, 6, Rules{}, 0);  // pits, rules and seeds come from the job
+  catch_interrupts();
+  const job::VerifyReport r = job::verify_job(dir, session, o);
+  if (vm.count("json")) {
+    std::cout << api::json_text(job::to_json(r)) << "\n";
+  } else {
+    std::cout << "job       " << dir << "\n"
+              << "position  " << r.spec.position.to_text() << ", " << rules_text(r.spec.rules) << "\n"
+              << "value     " << bounds_text(r.lower, r.upper) << " from the units alone, South minus North\n"
+              << "tree      " << r.tree_nodes << " nodes, " << r.units << " units (" << r.units_with_bounds
+              << " proved something)\n"
+              << "bounds    "
+              << (r.unjustified + r.behind + r.conflicts == 0
+                      ? "every node's stored bounds are what its units prove, carried up to the root"
+                      : std::to_string(r.unjustified) + " unjustified, " + std::to_string(r.behind) +
+                            " behind the units, " + std::to_string(r.conflicts) + " units in conflict")
+              << "\n";
+    for (const std::string& f : r.findings) std::cout << "  " << f << "\n";
+    std::cout << "report    "
+              << (!r.finished        ? "none yet (the job is not done)"
+                  : r.report_matches ? "computed again from the units: equal to the stored one"
+                                     : "differs: " + r.report_difference)
+              << "\n"
+              << "units     " << r.checks.size() << " solved again (seed " << r.seed << "): " << r.confirmed
+              << " confirmed, " << r.contradicted << " contradicted, " << r.unchecked << " unchecked (over budget)"
+              << (r.interrupted ? "; interrupted before the rest" : "") << "\n";
+    for (const job::UnitCheck& c : r.checks)
+      if (c.verdict != job::UnitCheck::Verdict::confirmed)
+        std::cout << "  unit " << c.unit.id << " (node " << c.unit.node << "): claimed "
+                  << bounds_text(c.claimed_lower, c.claimed_upper) << ", proven again "
+                  << bounds_text(c.found_lower, c.found_upper) << ": " << job::verdict_name(c.verdict) << "\n";
+  }
+  if (!r.passed())
+    throw std::runtime_error("verification failed: " +
+                             (r.findings.empty() ? (r.contradicted ? std::to_string(r.contradicted) +
+                                                                         " unit(s) contradicted when solved again"
+                                                                   : "the report differs: " + r.report_difference)
+                                                 : r.findings.front()));
+  if (r.interrupted) return interrupt_exit_code() ? interrupt_exit_code() : 130;
+  return 0;
+}
+
 }  // namespace
 
 int run_job(const Args& args) {
-  static const char* usage = "usage: kalah job <init|run|status> DIR ...   (kalah job <subcommand> --help)";
+  static const char* usage = "usage: kalah job <init|run|status|verify> DIR ...   (kalah job <subcommand> --help)";
   if (args.empty()) throw UsageError(usage);
   const std::string& sub = args[0];
   const Args rest(args.begin() + 1, args.end());
   if (sub == "init") return run_init(rest);
   if (sub == "run") return run_run(rest);
   if (sub == "status") return run_status(rest);
+  if (sub == "verify") return run_verify(rest);
   if (sub == "--help" || sub == "-h") {
-    std::cout << usage << "\n"
-              << "  init    create a job: DIR [--pits M --seeds N | --position POS] [rule options] [--value-only]\n"
-              << "  run     work on it until done, --hours H or Ctrl-C: DIR [--db DIR] [--workers W] [--threads T]\n"
-              << "  status  where it stands: DIR [--json]\n";
+    std::cout
+        << usage << "\n"
+        << "  init    create a job: DIR [--pits M --seeds N | --position POS] [rule options] [--value-only]\n"
+        << "  run     work on it until done, --hours H or Ctrl-C: DIR [--db DIR] [--workers W] [--threads T]\n"
+        << "  status  where it stands: DIR [--json]\n"
+        << "  verify  re-check the store: bounds from the units, units solved again: DIR [--sample N] [--db DIR]\n";
     return 0;
   }
   throw UsageError("unknown job subcommand " + kalah::quoted(sub) + "; " + usage);

@@ -1,12 +1,14 @@
 // kalah job from the command line: a job killed (SIGKILL) at random moments and run again
-// reports what kalah openings reports; Ctrl-C stops a run and says so; bad input gets one line
-// and the promised exit code.
+// reports what kalah openings reports; Ctrl-C stops a run and says so; kalah job verify passes a
+// finished job and fails a tampered one; bad input gets one line and the promised exit code.
 #include "testing/catch.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 
+#include "solver/sqlite/sqlite.hpp"
 #include "testing/run_cli.hpp"
 #include "testing/scratch_dir.hpp"
 
@@ -85,6 +87,42 @@ TEST_CASE("cli job: Ctrl-C stops a run at once with exit 130 and the next run go
   const auto again = run_kalah("job run " + d + " --workers 2 --threads 1 --unit-seconds 0.05 --tt-memory 64M --json");
   REQUIRE(again.exit_code == 0);
   CHECK(Json::parse(again.out)["value"] == 10);
+}
+
+TEST_CASE("cli job verify: a finished job passes (exit 0), a tampered one fails (exit 1, one line)", "[cli][job]") {
+  kalah::test::ScratchDir dir("jobcli");
+  const std::string d = (dir.path / "j").string();
+  REQUIRE(run_kalah("job init " + d + " --pits 4 --seeds 3").exit_code == 0);
+  REQUIRE(run_kalah("job run " + d + " --workers 2 --threads 1 --unit-seconds 0.0005 --max-unit-seconds 0.0005 " +
+                    "--tt-memory 16M")
+              .exit_code == 0);
+  auto r = run_kalah("job verify " + d + " --all --seed 5 --threads 1 --tt-memory 16M");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("value     +6 from the units alone") != std::string::npos);
+  CHECK(r.out.find("every node's stored bounds are what its units prove") != std::string::npos);
+  CHECK(r.out.find("equal to the stored one") != std::string::npos);
+  CHECK(r.out.find(" 0 contradicted, 0 unchecked") != std::string::npos);
+  r = run_kalah("job verify " + d + " --sample 4 --seed 5 --threads 1 --tt-memory 16M --json");
+  REQUIRE(r.exit_code == 0);
+  const Json j = Json::parse(r.out);
+  CHECK(j["passed"] == true);
+  CHECK(j["seed"] == 5);
+  CHECK(j["checks"].size() == 4);
+  CHECK(j["confirmed"] == 4);
+  CHECK(j["report_matches"] == true);
+  {
+    kalah::sqlite::Connection c((dir.path / "j" / "job.sqlite").string(), kalah::sqlite::Connection::Mode::read_write);
+    c.exec("UPDATE meta SET value = json_set(value, '$.value', 8) WHERE key = 'report'");
+  }
+  r = run_kalah("job verify " + d + " --sample 0");
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("verification failed: the report differs: \"value\"") != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  r = run_kalah("job verify " + d + " --sample -1");
+  CHECK(r.exit_code == 2);
+  r = run_kalah("job verify " + (dir.path / "none").string());
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("job.sqlite: missing") != std::string::npos);
 }
 
 TEST_CASE("cli job: bad input gets one line and the promised exit code", "[cli][job]") {

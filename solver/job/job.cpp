@@ -16,13 +16,12 @@ namespace {
 
 int pit_seeds(const Position& p) { return p.pit_seeds(Side::South) + p.pit_seeds(Side::North); }
 
-// A remainder-value interval of the position's board as South-minus-North margins.
+}  // namespace
+
 std::pair<int, int> margins(const Position& p, int lower, int upper) {
   const bool south = p.to_move == Side::South;
   return {p.margin() + (south ? lower : -upper), p.margin() + (south ? upper : -lower)};
 }
-
-}  // namespace
 
 std::string host_name() {
   char buf[256] = {};

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "solver/api/report_json.hpp"
@@ -18,6 +19,9 @@ namespace kalah::job {
 
 // This machine's name (gethostname), as runs and workers record it.
 std::string host_name();
+
+// A remainder-value interval [lower, upper] of p's board as South-minus-North margins.
+std::pair<int, int> margins(const Position& p, int lower, int upper);
 
 // Creates the job in `dir` (api::ConfigError for a position no job can take).
 void init_job(const std::filesystem::path& dir, const JobSpec& spec);

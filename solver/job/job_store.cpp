@@ -277,6 +277,35 @@ void JobStore::save(const TopTree& tree, std::span<const int> touched, const Uni
   t.commit();
 }
 
+std::vector<UnitRecord> JobStore::units(int tree_size) {
+  std::vector<UnitRecord> out;
+  for (Statement s = db_->prepare(
+           "SELECT id, node, question, gamma, lower, upper, complete, nodes, seconds, worker FROM unit ORDER BY id");
+       s.step();) {
+    UnitRecord u;
+    u.id = s.int64(0);
+    u.node = s.integer(1);
+    const std::string question = s.text(2);
+    auto damaged = [&](const std::string& what) {
+      return StoreError(file_.string() + ": damaged (unit " + std::to_string(u.id) + ": " + what + ")");
+    };
+    if (u.node < 0 || u.node >= tree_size) throw damaged("a unit on a missing node");
+    if (question != "value" && question != "test") throw damaged("an unknown question");
+    u.test = question == "test";
+    if (u.test && s.is_null(3)) throw damaged("a test without gamma");
+    u.gamma = u.test ? s.integer(3) : 0;
+    u.lower = s.integer(4);
+    u.upper = s.integer(5);
+    if (u.lower > u.upper) throw damaged("bounds crossed");
+    u.complete = s.integer(6) != 0;
+    u.nodes = static_cast<std::uint64_t>(s.int64(7));
+    u.seconds = s.real(8);
+    if (!s.is_null(9)) u.worker = s.text(9);
+    out.push_back(std::move(u));
+  }
+  return out;
+}
+
 std::vector<int> JobStore::nodes_asked_value() {
   std::vector<int> out;
   for (Statement s = db_->prepare("SELECT DISTINCT node FROM unit WHERE question = 'value'"); s.step();)

@@ -55,6 +55,7 @@ struct JobSpec {
 
 // A unit a worker finished (or gave up over its budget).
 struct UnitRecord {
+  std::int64_t id = 0;  // the store's number (set when read back; save() numbers a new unit)
   int node = -1;
   bool test = false;  // a test "v >= gamma"; else the value
   int gamma = 0;
@@ -99,6 +100,10 @@ class JobStore {
   // `run`'s end time and its units under way move with every save.
   void save(const TopTree& tree, std::span<const int> touched, const UnitRecord* unit = nullptr, int run = 0,
             int in_flight = 0);
+
+  // Every unit, in the order the store numbered them (worker, run and time left out). Rows
+  // are checked: a node that is not in the tree, an unknown question, bounds crossed.
+  std::vector<UnitRecord> units(int tree_size);
 
   // Nodes that have had a unit asking their value (answered or not).
   std::vector<int> nodes_asked_value();

@@ -24,22 +24,10 @@ using kalah::test::ScratchDir;
 
 namespace {
 
-// A report's JSON without what depends on how it was computed (effort, threads, database).
-api::Json without_stats(api::Json j) {
-  for (const char* k : {"nodes",           "seconds",          "search_seconds",  "threads",           "db_max_seeds",
-                        "db_seconds",      "db_dir",           "db_memory_bytes", "db_bits_per_board", "value_seconds",
-                        "value_nodes",     "passes",           "first_guess",     "deepening_depth",   "table",
-                        "solver",          "nodes_per_second", "estimate_depth",  "estimate_nodes",    "table_bytes",
-                        "table_max_bytes", "table_entries",    "table_used",      "table_capped",      "book",
-                        "book_hits"})
-    j.erase(k);
-  return j;
-}
-
 api::Json reference_openings(const Position& p, const Rules& rules) {
   ReferenceSolver reference(p.pits, rules.value_rules());
   const Oracle oracle = [&](const Board& b) { return reference.value(b); };
-  return without_stats(api::to_json(api::openings_from(p, rules, oracle)));
+  return api::without_statistics(api::to_json(api::openings_from(p, rules, oracle)));
 }
 
 // Units of `unit_seconds`, growing to `max_unit_seconds` (by default not at all: a unit over
@@ -63,7 +51,7 @@ job::JobSpec spec_of(const Position& p, const Rules& rules, bool openings = true
   return s;
 }
 
-api::Json report_of(const job::RunSummary& s) { return without_stats(api::Json::parse(s.report_json)); }
+api::Json report_of(const job::RunSummary& s) { return api::without_statistics(api::Json::parse(s.report_json)); }
 
 }  // namespace
 
@@ -150,7 +138,7 @@ TEST_CASE("a job from a middle position, value only, equals kalah solve --value-
   REQUIRE(s.finished);
   ReferenceSolver reference(p.pits, rules.value_rules());
   const Oracle oracle = [&](const Board& b) { return reference.value(b); };
-  const api::Json expected = without_stats(api::to_json(api::solve_from(p, rules, oracle, {}, true)));
+  const api::Json expected = api::without_statistics(api::to_json(api::solve_from(p, rules, oracle, {}, true)));
   CHECK(report_of(s) == expected);
 }
 
@@ -185,7 +173,7 @@ TEST_CASE("a job stopped at random points and run again gives the same report", 
     }
     const job::JobStatus st = job::job_status(dir.path / "j");
     CHECK(st.totals.runs == runs);
-    CHECK(without_stats(api::Json::parse(*st.report_json)) == expected);
+    CHECK(api::without_statistics(api::Json::parse(*st.report_json)) == expected);
   }
 }
 

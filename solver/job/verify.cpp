@@ -1,0 +1,284 @@
+#include "solver/job/verify.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+
+#include "solver/api/reports.hpp"
+#include "solver/base/value_bounds.hpp"
+#include "solver/job/job.hpp"
+#include "solver/job/worker.hpp"
+
+namespace kalah::job {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kFindingsShown = 20;  // of each kind; the counts are complete
+
+std::string interval(int lower, int upper) {
+  auto v = [](int x) { return (x > 0 ? "+" : "") + std::to_string(x); };
+  return lower == upper ? v(lower) : "[" + v(lower) + ", " + v(upper) + "]";
+}
+
+// The report's board is not exact in the rebuilt tree: the stored report claims more than the
+// units prove.
+struct NotProven : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The tree of `stored` (its boards and expansions) with no bounds but those the units prove.
+// Units that contradict the others are counted as conflicts and left out.
+TopTree rebuild(const TopTree& stored, const JobSpec& spec, const std::vector<UnitRecord>& units, VerifyReport& r) {
+  TopTree tree(spec.pits, spec.rules);
+  for (int id = 0; id < stored.size(); ++id) tree.add(stored.node(id).board);
+  for (int id = 0; id < stored.size(); ++id)
+    if (stored.node(id).expanded) tree.restore_edges(id, stored.node(id).edges);
+  tree.recheck();
+  for (const UnitRecord& u : units) {
+    try {
+      tree.tighten(u.node, u.lower, u.upper);
+    } catch (const std::logic_error& e) {
+      if (r.conflicts++ < kFindingsShown)
+        r.findings.push_back("unit " + std::to_string(u.id) + " on node " + std::to_string(u.node) + " proved " +
+                             interval(u.lower, u.upper) + ", which contradicts the other units (" + e.what() + ")");
+    }
+  }
+  return tree;
+}
+
+void compare_bounds(const TopTree& stored, const TopTree& rebuilt, VerifyReport& r) {
+  for (int id = 0; id < stored.size(); ++id) {
+    const TopNode& s = stored.node(id);
+    const TopNode& u = rebuilt.node(id);
+    if (s.lower > u.lower || s.upper < u.upper) {
+      if (r.unjustified++ < kFindingsShown)
+        r.findings.push_back("node " + std::to_string(id) + ": the store says " + interval(s.lower, s.upper) +
+                             ", the units prove only " + interval(u.lower, u.upper));
+    } else if (s.lower < u.lower || s.upper > u.upper) {
+      if (r.behind++ < kFindingsShown)
+        r.findings.push_back("node " + std::to_string(id) + ": the units prove " + interval(u.lower, u.upper) +
+                             ", the store has only " + interval(s.lower, s.upper));
+    }
+  }
+}
+
+// The report computed again from `tree`; compared with the stored one, statistics aside.
+void check_report(const TopTree& tree, const JobSpec& spec, const std::string& stored_json, VerifyReport& r) {
+  const Oracle oracle = [&](const Board& b) {
+    const std::optional<int> id = tree.find(b);
+    if (!id) throw NotProven("the report asks about a board the tree does not hold");
+    const TopNode& n = tree.node(*id);
+    if (!n.exact())
+      throw NotProven("the report asks for the value of node " + std::to_string(*id) + ", which the units bound only to " +
+                      interval(n.lower, n.upper));
+    return n.lower;
+  };
+  api::Json again;
+  try {
+    again = spec.openings ? api::to_json(api::openings_from(spec.position, spec.rules, oracle))
+                          : api::to_json(api::solve_from(spec.position, spec.rules, oracle, {}, true));
+  } catch (const NotProven& e) {
+    r.report_difference = e.what();
+    return;
+  }
+  api::Json stored;
+  try {
+    stored = api::Json::parse(stored_json);
+  } catch (const std::exception& e) {
+    r.report_difference = std::string("the stored report is not JSON: ") + e.what();
+    return;
+  }
+  const api::Json a = api::without_statistics(again), b = api::without_statistics(stored);
+  r.report_matches = a == b;
+  if (!r.report_matches) {
+    for (const auto& [key, value] : a.items())
+      if (!b.contains(key) || b[key] != value) {
+        const std::string shown = b.contains(key) ? api::json_text(b[key]) : "nothing";
+        r.report_difference = "\"" + key + "\": the units give " + api::json_text(value).substr(0, 200) +
+                              ", the stored report " + shown.substr(0, 200);
+        return;
+      }
+    r.report_difference = "the stored report has keys the units do not give";
+  }
+}
+
+// The unit's claims at the parity of its board's seeds; whether it claims anything.
+bool claims(const TopNode& n, const UnitRecord& u, const Rules& rules, UnitCheck& c) {
+  c.unit = u;
+  c.seeds = n.seeds;
+  c.claimed_lower = std::max(base::min_value(n.seeds, rules), base::round_up(u.lower, n.seeds));
+  c.claimed_upper = std::min(base::max_value(n.seeds), base::round_down(u.upper, n.seeds));
+  return c.claimed_lower > base::min_value(n.seeds, rules) || c.claimed_upper < base::max_value(n.seeds);
+}
+
+// Solves the claims of `c` again. False: stopped (Ctrl-C) before the check was done.
+bool solve_again(api::Session& session, std::atomic<bool>& cancel, const TopNode& n, UnitCheck& c,
+                 const VerifyOptions& options) {
+  const int lo = base::min_value(n.seeds, session.config().rules.value_rules()), hi = base::max_value(n.seeds);
+  c.found_lower = lo;
+  c.found_upper = hi;
+  std::vector<Unit> questions;
+  Unit q;
+  q.board = n.board;
+  q.seconds = options.check_seconds > 0 ? options.check_seconds : 1e8;
+  if (c.claimed_lower == c.claimed_upper) {
+    questions.push_back(q);  // the exact value
+  } else {
+    q.test = true;
+    if (c.claimed_lower > lo) {
+      q.gamma = c.claimed_lower;
+      questions.push_back(q);
+    }
+    if (c.claimed_upper < hi) {
+      q.gamma = c.claimed_upper + 2;
+      questions.push_back(q);
+    }
+  }
+  for (const Unit& question : questions) {
+    const UnitOutcome out = answer(session.solver(), cancel, question, options.cancel);
+    c.nodes += out.nodes;
+    c.seconds += out.seconds;
+    c.found_lower = std::max(c.found_lower, base::round_up(out.lower, n.seeds));
+    c.found_upper = std::min(c.found_upper, base::round_down(out.upper, n.seeds));
+    if (c.found_lower > c.found_upper)
+      throw std::logic_error("kalah job verify: the search proved crossed bounds on one board");
+    if (!out.complete && !out.over_budget) return false;
+  }
+  if (c.found_lower > c.claimed_upper || c.found_upper < c.claimed_lower)
+    c.verdict = UnitCheck::Verdict::contradicted;
+  else if (c.found_lower >= c.claimed_lower && c.found_upper <= c.claimed_upper)
+    c.verdict = UnitCheck::Verdict::confirmed;
+  else
+    c.verdict = UnitCheck::Verdict::unchecked;
+  return true;
+}
+
+}  // namespace
+
+const char* verdict_name(UnitCheck::Verdict v) {
+  switch (v) {
+    case UnitCheck::Verdict::confirmed: return "confirmed";
+    case UnitCheck::Verdict::contradicted: return "contradicted";
+    case UnitCheck::Verdict::unchecked: return "unchecked";
+  }
+  return "?";
+}
+
+VerifyReport verify_job(const fs::path& dir, api::SessionConfig session, const VerifyOptions& options) {
+  if (options.sample < 0) throw api::ConfigError("the sample must be 0 or more units");
+  VerifyReport r;
+  r.dir = dir;
+  r.seed = options.seed;
+  JobStore store(dir, false);
+  r.spec = store.spec();
+  store.begin_snapshot();  // the tree, the units and the report as of one commit
+  const TopTree stored = store.load_tree();
+  const std::vector<UnitRecord> units = store.units(stored.size());
+  const std::optional<std::string> report = store.report();
+  store.end_snapshot();
+  r.tree_nodes = static_cast<std::uint64_t>(stored.size());
+  r.units = units.size();
+
+  // 1. Propagation, and the report.
+  const TopTree rebuilt = rebuild(stored, r.spec, units, r);
+  compare_bounds(stored, rebuilt, r);
+  std::tie(r.lower, r.upper) = margins(r.spec.position, rebuilt.node(0).lower, rebuilt.node(0).upper);
+  r.finished = report.has_value();
+  if (r.finished) check_report(rebuilt, r.spec, *report, r);
+
+  // 2. A sample of the units that proved something, solved again.
+  std::vector<UnitCheck> candidates;
+  for (const UnitRecord& u : units) {
+    UnitCheck c;
+    if (claims(stored.node(u.node), u, r.spec.rules.value_rules(), c)) candidates.push_back(c);
+  }
+  r.units_with_bounds = candidates.size();
+  std::mt19937_64 random(options.seed);
+  std::shuffle(candidates.begin(), candidates.end(), random);
+  const std::size_t take = options.all ? candidates.size() : std::min<std::size_t>(candidates.size(), options.sample);
+  candidates.resize(take);
+  std::sort(candidates.begin(), candidates.end(),
+            [](const UnitCheck& a, const UnitCheck& b) { return a.unit.id < b.unit.id; });
+  if (candidates.empty()) return r;
+
+  std::atomic<bool> cancel{false};
+  session.pits = r.spec.pits;
+  session.rules = r.spec.rules;
+  session.max_seeds = r.spec.position.pit_seeds(Side::South) + r.spec.position.pit_seeds(Side::North);
+  session.cancel = &cancel;
+  session.progress = nullptr;
+  api::Session checker(std::move(session));
+  for (UnitCheck& c : candidates) {
+    if (options.cancel && options.cancel->load()) {
+      r.interrupted = true;
+      break;
+    }
+    if (!solve_again(checker, cancel, stored.node(c.unit.node), c, options)) {
+      r.interrupted = true;
+      break;
+    }
+    switch (c.verdict) {
+      case UnitCheck::Verdict::confirmed: ++r.confirmed; break;
+      case UnitCheck::Verdict::contradicted: ++r.contradicted; break;
+      case UnitCheck::Verdict::unchecked: ++r.unchecked; break;
+    }
+    r.checks.push_back(c);
+    if (options.log)
+      options.log("unit " + std::to_string(c.unit.id) + " (node " + std::to_string(c.unit.node) + ", " +
+                  std::to_string(c.seeds) + " seeds, " +
+                  (c.unit.test ? "test >= " + std::to_string(c.unit.gamma) : std::string("value")) + "): claimed " +
+                  interval(c.claimed_lower, c.claimed_upper) + ", proven again " +
+                  interval(c.found_lower, c.found_upper) + ": " + verdict_name(c.verdict) + " (" +
+                  std::to_string(r.checks.size()) + " of " + std::to_string(candidates.size()) + ")");
+  }
+  return r;
+}
+
+api::Json to_json(const VerifyReport& r) {
+  using api::Json;
+  Json j;
+  j["dir"] = r.dir.string();
+  j["pits"] = r.spec.pits;
+  j["position"] = r.spec.position.to_text();
+  j["rules"] = api::rules_json(r.spec.rules);
+  j["passed"] = r.passed();
+  j["tree_nodes"] = r.tree_nodes;
+  j["units"] = r.units;
+  j["units_with_bounds"] = r.units_with_bounds;
+  j["lower"] = r.lower;
+  j["upper"] = r.upper;
+  j["propagation"] = Json{{"unjustified", r.unjustified},
+                          {"behind", r.behind},
+                          {"conflicts", r.conflicts},
+                          {"findings", r.findings}};
+  j["finished"] = r.finished;
+  j["report_matches"] = r.finished ? Json(r.report_matches) : Json(nullptr);
+  j["report_difference"] = r.report_difference.empty() ? Json(nullptr) : Json(r.report_difference);
+  j["seed"] = r.seed;
+  Json checks = Json::array();
+  for (const UnitCheck& c : r.checks)
+    checks.push_back({{"unit", c.unit.id},
+                      {"node", c.unit.node},
+                      {"seeds", c.seeds},
+                      {"question", c.unit.test ? "test" : "value"},
+                      {"gamma", c.unit.test ? Json(c.unit.gamma) : Json(nullptr)},
+                      {"claimed_lower", c.claimed_lower},
+                      {"claimed_upper", c.claimed_upper},
+                      {"found_lower", c.found_lower},
+                      {"found_upper", c.found_upper},
+                      {"verdict", verdict_name(c.verdict)},
+                      {"nodes", c.nodes},
+                      {"seconds", c.seconds}});
+  j["checks"] = checks;
+  j["confirmed"] = r.confirmed;
+  j["contradicted"] = r.contradicted;
+  j["unchecked"] = r.unchecked;
+  j["interrupted"] = r.interrupted;
+  return j;
+}
+
+}  // namespace kalah::job

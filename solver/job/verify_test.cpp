@@ -1,0 +1,221 @@
+// kalah job verify: finished and unfinished jobs pass under every value rule set, with every
+// unit solved again; stores tampered with in the ways a wrong proof would show (a unit's bounds
+// changed, units lost, a node's bounds or the report changed) fail, naming what is wrong.
+#include "testing/catch.hpp"
+
+#include <atomic>
+#include <set>
+
+#include "solver/job/job.hpp"
+#include "solver/job/verify.hpp"
+#include "solver/sqlite/sqlite.hpp"
+#include "testing/rule_sets.hpp"
+#include "testing/scratch_dir.hpp"
+
+using namespace kalah;
+using kalah::test::ScratchDir;
+
+namespace {
+
+// Units too short to finish, so the tree grows and tests decide it.
+job::LocalRun small_run(double unit_seconds = 1e-4) {
+  job::LocalRun run;
+  run.session.table_bytes = std::uint64_t(16) << 20;
+  run.session.threads = 1;
+  run.workers = 2;
+  run.run.unit_seconds = unit_seconds;
+  run.run.max_unit_seconds = unit_seconds;
+  return run;
+}
+
+job::JobSpec spec_of(const Position& p, const Rules& rules, bool openings = true) {
+  job::JobSpec s;
+  s.pits = p.pits;
+  s.rules = rules;
+  s.position = p;
+  s.openings = openings;
+  return s;
+}
+
+api::SessionConfig checker() {
+  api::SessionConfig c;
+  c.table_bytes = std::uint64_t(16) << 20;
+  c.threads = 1;
+  return c;
+}
+
+job::VerifyOptions every_unit() {
+  job::VerifyOptions o;
+  o.all = true;
+  o.seed = 7;
+  return o;
+}
+
+// Runs SQL on the store of `dir`.
+void tamper(const std::filesystem::path& dir, const std::string& sql) {
+  sqlite::Connection c((dir / job::kStoreFile).string(), sqlite::Connection::Mode::read_write);
+  c.exec(sql);
+}
+
+std::int64_t one_number(const std::filesystem::path& dir, const std::string& sql) {
+  sqlite::Connection c((dir / job::kStoreFile).string(), sqlite::Connection::Mode::read_only);
+  sqlite::Statement s = c.prepare(sql);
+  REQUIRE(s.step());
+  return s.int64(0);
+}
+
+}  // namespace
+
+TEST_CASE("job verify: finished jobs pass, every unit confirmed, every value rule set", "[job][verify]") {
+  for (const Rules& rules : test::all_value_rules()) {
+    for (const bool openings : {true, false}) {
+      INFO(rules.describe() << (openings ? ", openings" : ", value only"));
+      ScratchDir dir("verify");
+      const Position p = Position::start(4, 2);
+      job::init_job(dir.path / "j", spec_of(p, rules, openings));
+      REQUIRE(job::run_local_job(dir.path / "j", small_run()).finished);
+      const job::VerifyReport r = job::verify_job(dir.path / "j", checker(), every_unit());
+      CHECK(r.passed());
+      CHECK(r.finished);
+      CHECK(r.report_matches);
+      CHECK(r.report_difference.empty());
+      CHECK(r.findings.empty());
+      CHECK(r.lower == r.upper);
+      CHECK(r.units > 0);
+      CHECK(r.units_with_bounds > 0);
+      CHECK(r.checks.size() == r.units_with_bounds);
+      CHECK(r.confirmed == static_cast<int>(r.checks.size()));
+      CHECK(r.contradicted == 0);
+      CHECK(r.unchecked == 0);
+      CHECK_FALSE(r.interrupted);
+      const api::Json j = job::to_json(r);
+      CHECK(j["passed"] == true);
+      CHECK(j["checks"].size() == r.checks.size());
+    }
+  }
+}
+
+TEST_CASE("job verify: a job stopped part way passes, its bounds so far from the units", "[job][verify]") {
+  ScratchDir dir("verify");
+  const Position p = Position::start(4, 3);
+  job::init_job(dir.path / "j", spec_of(p, Rules{}));
+  std::atomic<bool> cancel{false};
+  int answers = 0;
+  job::LocalRun run = small_run();
+  run.run.cancel = &cancel;
+  run.run.log_seconds = 0;  // a call for every unit answered
+  run.run.log = [&](const std::string&) {
+    if (++answers >= 6) cancel = true;
+  };
+  const job::RunSummary s = job::run_local_job(dir.path / "j", run);
+  REQUIRE_FALSE(s.finished);
+  const job::JobStatus st = job::job_status(dir.path / "j");
+  const job::VerifyReport r = job::verify_job(dir.path / "j", checker(), every_unit());
+  CHECK(r.passed());
+  CHECK_FALSE(r.finished);
+  CHECK(r.lower == st.lower);
+  CHECK(r.upper == st.upper);
+}
+
+TEST_CASE("job verify: the sample is drawn by its seed, and a budget leaves units unchecked", "[job][verify]") {
+  ScratchDir dir("verify");
+  job::init_job(dir.path / "j", spec_of(Position::start(4, 3), Rules{}));
+  REQUIRE(job::run_local_job(dir.path / "j", small_run()).finished);
+  auto units_of = [](const job::VerifyReport& r) {
+    std::set<std::int64_t> ids;
+    for (const job::UnitCheck& c : r.checks) ids.insert(c.unit.id);
+    return ids;
+  };
+  job::VerifyOptions o;
+  o.sample = 3;
+  o.seed = 11;
+  const job::VerifyReport a = job::verify_job(dir.path / "j", checker(), o);
+  const job::VerifyReport b = job::verify_job(dir.path / "j", checker(), o);
+  REQUIRE(a.units_with_bounds > 6);
+  CHECK(a.checks.size() == 3);
+  CHECK(units_of(a) == units_of(b));
+  o.seed = 12;
+  std::set<std::set<std::int64_t>> samples{units_of(a)};
+  for (int seed = 12; seed < 20; ++seed) {
+    o.seed = static_cast<std::uint64_t>(seed);
+    samples.insert(units_of(job::verify_job(dir.path / "j", checker(), o)));
+  }
+  CHECK(samples.size() > 1);
+  // A budget too small to prove anything leaves units unchecked, which is not a failure.
+  o.sample = 5;
+  o.check_seconds = 1e-7;
+  const job::VerifyReport tight = job::verify_job(dir.path / "j", checker(), o);
+  CHECK(tight.passed());
+  CHECK(tight.contradicted == 0);
+  CHECK(tight.confirmed + tight.unchecked == 5);
+  // Ctrl-C before the first check: nothing checked, reported as interrupted.
+  const std::atomic<bool> stop{true};
+  o.cancel = &stop;
+  const job::VerifyReport stopped = job::verify_job(dir.path / "j", checker(), o);
+  CHECK(stopped.interrupted);
+  CHECK(stopped.checks.empty());
+}
+
+TEST_CASE("job verify: tampered stores fail, naming what is wrong", "[job][verify]") {
+  ScratchDir dir("verify");
+  const std::filesystem::path j = dir.path / "j";
+  job::init_job(j, spec_of(Position::start(4, 3), Rules{}));  // value +6
+  REQUIRE(job::run_local_job(j, small_run()).finished);
+  REQUIRE(job::verify_job(j, checker(), every_unit()).passed());
+  auto copy = [&](const std::string& name) {
+    const std::filesystem::path c = dir.path / name;
+    std::filesystem::create_directories(c);
+    std::filesystem::copy_file(j / job::kStoreFile, c / job::kStoreFile);
+    return c;
+  };
+
+  SECTION("a unit's bounds moved by 2: the units conflict, and solved again it is contradicted") {
+    const std::filesystem::path c = copy("moved");
+    // The last complete value unit: the exact value of its node, which the tree holds.
+    const std::int64_t unit = one_number(c,
+                                         "SELECT MAX(u.id) FROM unit u JOIN node n ON n.id = u.node WHERE u.question = "
+                                         "'value' AND u.complete = 1 AND u.lower = u.upper AND u.lower + 2 <= n.seeds");
+    tamper(c, "UPDATE unit SET lower = lower + 2, upper = upper + 2 WHERE id = " + std::to_string(unit));
+    const job::VerifyReport r = job::verify_job(c, checker(), every_unit());
+    CHECK_FALSE(r.passed());
+    CHECK(r.conflicts + r.unjustified > 0);
+    CHECK(r.contradicted >= 1);
+    bool named = false;
+    for (const job::UnitCheck& k : r.checks)
+      if (k.unit.id == unit) named = k.verdict == job::UnitCheck::Verdict::contradicted;
+    CHECK(named);
+  }
+  SECTION("the units of a node lost: its stored bounds are unjustified") {
+    const std::filesystem::path c = copy("lost");
+    // A leaf (not terminal) whose exact value came from its units.
+    const std::int64_t node = one_number(c,
+                                         "SELECT MIN(n.id) FROM node n WHERE n.expanded = 0 AND n.lower = n.upper AND "
+                                         "EXISTS (SELECT 1 FROM unit u WHERE u.node = n.id) AND "
+                                         "n.seeds > 0");
+    tamper(c, "DELETE FROM unit WHERE node = " + std::to_string(node));
+    const job::VerifyReport r = job::verify_job(c, checker(), every_unit());
+    CHECK_FALSE(r.passed());
+    CHECK(r.unjustified > 0);
+    REQUIRE_FALSE(r.findings.empty());
+    CHECK_THAT(r.findings.front(), Catch::Contains("the units prove only"));
+  }
+  SECTION("the stored report changed: it differs from the one the units give") {
+    const std::filesystem::path c = copy("report");
+    tamper(c, "UPDATE meta SET value = json_set(value, '$.pie_value', 99) WHERE key = 'report'");
+    const job::VerifyReport r = job::verify_job(c, checker(), every_unit());
+    CHECK_FALSE(r.passed());
+    CHECK(r.finished);
+    CHECK_FALSE(r.report_matches);
+    CHECK_THAT(r.report_difference, Catch::Contains("pie_value"));
+    CHECK(r.contradicted == 0);  // the units are right; the report is not
+  }
+  SECTION("a unit added that claims the store's bounds are too wide: the store is behind its units") {
+    const std::filesystem::path c = copy("behind");
+    tamper(c, "UPDATE node SET lower = lower - 2 WHERE id = (SELECT MIN(id) FROM node WHERE expanded = 0 AND "
+              "lower = upper AND seeds > 2 AND lower > -seeds + 2)");
+    // load_tree takes the stored bounds (a wider one is valid); the units prove more.
+    const job::VerifyReport r = job::verify_job(c, checker(), every_unit());
+    CHECK(r.behind + r.unjustified > 0);
+    CHECK_FALSE(r.passed());
+  }
+}
