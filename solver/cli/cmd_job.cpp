@@ -1,7 +1,7 @@
 // kalah job: a resumable proof job (solver/job). `init` creates its store, `run` works on it
 // with worker threads (or, in an MPI build under mpirun, with the other ranks as workers),
-// `status` reports where it stands, `verify` re-checks what its store claims. Parses the
-// options, calls solver/job and renders.
+// `status` reports where it stands, `verify` re-checks what its store claims, `estimate`
+// measures the work left. Parses the options, calls solver/job and renders.
 #include <cmath>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -14,6 +14,7 @@
 #include "solver/cli/session_options.hpp"
 #include "solver/job/job.hpp"
 #include "solver/job/verify.hpp"
+#include "solver/job/work_estimate.hpp"
 #ifdef KALAH_HAVE_MPI
 #include "solver/mpi/mpi_job.hpp"
 #endif
@@ -215,6 +216,7 @@ int run_verify(const Args& args) {
   o.sample = vm["sample"].as<int>();
   if (o.sample < 0 || o.sample > 100000000) throw UsageError("--sample must be between 0 and 100000000");
   o.all = vm.count("all") > 0;
+  if (o.all && !vm["sample"].defaulted()) throw UsageError("--sample and --all cannot be given together");
   o.seed = vm.count("seed") ? vm["seed"].as<std::uint64_t>() : std::random_device{}();
   o.check_seconds = vm["check-seconds"].as<double>();
   if (!(o.check_seconds >= 0) || o.check_seconds > 1e7)
@@ -231,7 +233,7 @@ int run_verify(const Args& args) {
               << "position  " << r.spec.position.to_text() << ", " << rules_text(r.spec.rules) << "\n"
               << "value     " << bounds_text(r.lower, r.upper) << " from the units alone, South minus North\n"
               << "tree      " << r.tree_nodes << " nodes, " << r.units << " units (" << r.units_with_bounds
-              << " proved something)\n"
+              << " proved something, " << r.decisive_units << " of them a bound the proof rests on)\n"
               << "bounds    "
               << (r.unjustified + r.behind + r.conflicts == 0
                       ? "every node's stored bounds are what its units prove, carried up to the root"
@@ -247,6 +249,9 @@ int run_verify(const Args& args) {
               << "units     " << r.checks.size() << " solved again (seed " << r.seed << "): " << r.confirmed
               << " confirmed, " << r.contradicted << " contradicted, " << r.unchecked << " unchecked (over budget)"
               << (r.interrupted ? "; interrupted before the rest" : "") << "\n";
+    if (r.unchecked > 0 || r.checks.size() < r.units_with_bounds)
+      std::cout << "coverage  " << r.confirmed << " of " << r.units_with_bounds
+                << " units confirmed by solving them again; the others were not checked\n";
     for (const job::UnitCheck& c : r.checks)
       if (c.verdict != job::UnitCheck::Verdict::confirmed)
         std::cout << "  unit " << c.unit.id << " (node " << c.unit.node << "): claimed "
@@ -259,14 +264,79 @@ int run_verify(const Args& args) {
                                                                          " unit(s) contradicted when solved again"
                                                                    : "the report differs: " + r.report_difference)
                                                  : r.findings.front()));
-  if (r.interrupted) return interrupt_exit_code() ? interrupt_exit_code() : 130;
+  if (r.interrupted || interrupt_exit_code()) return interrupt_exit_code() ? interrupt_exit_code() : 130;
+  return 0;
+}
+
+int run_estimate(const Args& args) {
+  po::options_description options("job estimate options");
+  // clang-format off
+  options.add_options()
+      ("dir", po::value<std::string>()->required(), "job directory")
+      ("margin", po::value<int>(), "the test: South minus North >= this margin (default: the margin a quick estimate guesses, within the job's bounds)")
+      ("depth", po::value<int>()->default_value(6), "sowings from the position to the frontier, whose tests are solved and timed")
+      ("probes", po::value<int>()->default_value(32), "random walks to the frontier")
+      ("seed", po::value<std::uint64_t>(), "the walks' seed (default: a random one, printed)")
+      ("leaf-seconds", po::value<double>()->default_value(0), "a frontier test's budget (0: none); one over it counts what it took, a lower bound")
+      ("json", "print one JSON object instead of text");
+  // clang-format on
+  options.add(search_options());
+  po::variables_map vm;
+  const auto pos = dir_positional();
+  if (!parse_command("job estimate",
+                     "DIR [--margin G] [--depth D] [--probes N] [--seed S] [--leaf-seconds S] [--db DIR] "
+                     "[--threads T] [--tt-memory SIZE] [--json]",
+                     options, args, vm, &pos))
+    return 0;
+  const std::string dir = vm["dir"].as<std::string>();
+  job::WorkEstimateOptions o;
+  if (vm.count("margin")) o.margin = vm["margin"].as<int>();
+  o.depth = vm["depth"].as<int>();
+  if (o.depth < 0 || o.depth > 200) throw UsageError("--depth must be between 0 and 200");
+  o.probes = vm["probes"].as<int>();
+  if (o.probes < 1 || o.probes > 1000000) throw UsageError("--probes must be between 1 and 1000000");
+  o.seed = vm.count("seed") ? vm["seed"].as<std::uint64_t>() : std::random_device{}();
+  o.leaf_seconds = vm["leaf-seconds"].as<double>();
+  if (!(o.leaf_seconds >= 0) || o.leaf_seconds > 1e7) throw UsageError("--leaf-seconds must be between 0 and 10000000");
+  o.cancel = interrupt_flag();
+  o.log = [](const std::string& line) { std::cerr << "  " << line << std::endl; };
+  api::SessionConfig session = session_config(vm, 6, Rules{}, 0);  // pits, rules and seeds come from the job
+  catch_interrupts();
+  const job::WorkEstimate e = job::estimate_work(dir, session, o);
+  if (vm.count("json")) {
+    std::cout << api::json_text(job::to_json(e)) << "\n";
+  } else {
+    std::cout << "job       " << dir << "\n"
+              << "position  " << e.spec.position.to_text() << ", " << rules_text(e.spec.rules) << "\n"
+              << "test      South minus North >= " << signed_value(e.margin)
+              << " (job so far: " << bounds_text(e.job_lower, e.job_upper) << "; a quick estimate says "
+              << signed_value(e.guess) << ", so the test is expected " << (e.expected ? "true" : "false") << ")\n";
+    if (e.decided) {
+      std::cout << "left      nothing: the job has decided this test\n";
+    } else {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.3g", e.mean_nodes);
+      std::cout << "left      " << duration_text(e.mean_seconds) << " of CPU (standard error "
+                << duration_text(e.standard_error_seconds) << "; a probe's median " << duration_text(e.median_seconds)
+                << ", 10%..90% " << duration_text(e.p10_seconds) << ".." << duration_text(e.p90_seconds) << "), " << buf
+                << " nodes\n"
+                << "          " << duration_text(e.mean_seconds / 64) << " on 64 cores if the work split evenly\n";
+      std::cout << "probes    " << e.probes.size() << " (seed " << e.seed << "), frontier " << e.depth
+                << " sowings deep, database " << e.database_seeds << " seeds; " << e.leaves_solved
+                << " frontier tests solved in " << duration_text(e.measured_seconds) << " with " << e.threads
+                << " thread(s) each, " << e.surprises << " not as expected, " << e.incomplete << " over budget"
+                << (e.interrupted ? "; interrupted before the rest" : "") << "\n";
+    }
+  }
+  if (e.interrupted) return interrupt_exit_code() ? interrupt_exit_code() : 130;
   return 0;
 }
 
 }  // namespace
 
 int run_job(const Args& args) {
-  static const char* usage = "usage: kalah job <init|run|status|verify> DIR ...   (kalah job <subcommand> --help)";
+  static const char* usage =
+      "usage: kalah job <init|run|status|verify|estimate> DIR ...   (kalah job <subcommand> --help)";
   if (args.empty()) throw UsageError(usage);
   const std::string& sub = args[0];
   const Args rest(args.begin() + 1, args.end());
@@ -274,6 +344,7 @@ int run_job(const Args& args) {
   if (sub == "run") return run_run(rest);
   if (sub == "status") return run_status(rest);
   if (sub == "verify") return run_verify(rest);
+  if (sub == "estimate") return run_estimate(rest);
   if (sub == "--help" || sub == "-h") {
     std::cout
         << usage << "\n"

@@ -125,6 +125,26 @@ TEST_CASE("cli job verify: a finished job passes (exit 0), a tampered one fails 
   CHECK(r.err.find("job.sqlite: missing") != std::string::npos);
 }
 
+TEST_CASE("cli job estimate: the work left, text and JSON; bad options exit 2", "[cli][job]") {
+  kalah::test::ScratchDir dir("jobcli");
+  const std::string d = (dir.path / "j").string();
+  REQUIRE(run_kalah("job init " + d + " --pits 4 --seeds 3 --value-only").exit_code == 0);
+  auto r = run_kalah("job estimate " + d + " --margin 6 --depth 3 --probes 8 --seed 2 --threads 1 --tt-memory 16M");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("test      South minus North >= +6") != std::string::npos);
+  CHECK(r.out.find("of CPU (standard error") != std::string::npos);
+  CHECK(r.out.find("probes    8 (seed 2), frontier 3 sowings deep") != std::string::npos);
+  r = run_kalah("job estimate " + d + " --depth 2 --probes 4 --seed 2 --threads 1 --tt-memory 16M --json");
+  REQUIRE(r.exit_code == 0);
+  const Json j = Json::parse(r.out);
+  CHECK(j["probes"] == 4);
+  CHECK(j["depth"] == 2);
+  CHECK(j["cpu_seconds"]["mean"].get<double>() >= 0);
+  CHECK(run_kalah("job estimate " + d + " --depth -1").exit_code == 2);
+  CHECK(run_kalah("job estimate " + d + " --probes 0").exit_code == 2);
+  CHECK(run_kalah("job verify " + d + " --all --sample 3").exit_code == 2);
+}
+
 TEST_CASE("cli job: bad input gets one line and the promised exit code", "[cli][job]") {
   kalah::test::ScratchDir dir("jobcli");
   const std::string d = (dir.path / "j").string();

@@ -43,8 +43,9 @@ TopTree rebuild(const TopTree& stored, const JobSpec& spec, const std::vector<Un
       tree.tighten(u.node, u.lower, u.upper);
     } catch (const std::logic_error& e) {
       if (r.conflicts++ < kFindingsShown)
-        r.findings.push_back("unit " + std::to_string(u.id) + " on node " + std::to_string(u.node) + " proved " +
-                             interval(u.lower, u.upper) + ", which contradicts the other units (" + e.what() + ")");
+        r.findings.push_back("units disagree: unit " + std::to_string(u.id) + " on node " + std::to_string(u.node) +
+                             " proved " + interval(u.lower, u.upper) +
+                             ", which contradicts the bounds the units before it gave (" + e.what() + ")");
     }
   }
   return tree;
@@ -73,8 +74,8 @@ void check_report(const TopTree& tree, const JobSpec& spec, const std::string& s
     if (!id) throw NotProven("the report asks about a board the tree does not hold");
     const TopNode& n = tree.node(*id);
     if (!n.exact())
-      throw NotProven("the report asks for the value of node " + std::to_string(*id) + ", which the units bound only to " +
-                      interval(n.lower, n.upper));
+      throw NotProven("the report asks for the value of node " + std::to_string(*id) +
+                      ", which the units bound only to " + interval(n.lower, n.upper));
     return n.lower;
   };
   api::Json again;
@@ -108,6 +109,7 @@ void check_report(const TopTree& tree, const JobSpec& spec, const std::string& s
 
 // The unit's claims at the parity of its board's seeds; whether it claims anything.
 bool claims(const TopNode& n, const UnitRecord& u, const Rules& rules, UnitCheck& c) {
+  if (n.terminal) return false;  // its value is the board's (the rebuild checks units against it)
   c.unit = u;
   c.seeds = n.seeds;
   c.claimed_lower = std::max(base::min_value(n.seeds, rules), base::round_up(u.lower, n.seeds));
@@ -125,18 +127,15 @@ bool solve_again(api::Session& session, std::atomic<bool>& cancel, const TopNode
   Unit q;
   q.board = n.board;
   q.seconds = options.check_seconds > 0 ? options.check_seconds : 1e8;
-  if (c.claimed_lower == c.claimed_upper) {
-    questions.push_back(q);  // the exact value
-  } else {
-    q.test = true;
-    if (c.claimed_lower > lo) {
-      q.gamma = c.claimed_lower;
-      questions.push_back(q);
-    }
-    if (c.claimed_upper < hi) {
-      q.gamma = c.claimed_upper + 2;
-      questions.push_back(q);
-    }
+  // One null-window test a claimed bound (an exact claim is two): cheaper than a value.
+  q.test = true;
+  if (c.claimed_lower > lo) {
+    q.gamma = c.claimed_lower;
+    questions.push_back(q);
+  }
+  if (c.claimed_upper < hi) {
+    q.gamma = c.claimed_upper + 2;
+    questions.push_back(q);
   }
   for (const Unit& question : questions) {
     const UnitOutcome out = answer(session.solver(), cancel, question, options.cancel);
@@ -191,14 +190,29 @@ VerifyReport verify_job(const fs::path& dir, api::SessionConfig session, const V
   if (r.finished) check_report(rebuilt, r.spec, *report, r);
 
   // 2. A sample of the units that proved something, solved again.
-  std::vector<UnitCheck> candidates;
+  // Units whose claim is a bound of its node in the rebuilt tree (the proof rests on them)
+  // come first; units a tighter one superseded after them.
+  std::vector<UnitCheck> candidates, superseded;
   for (const UnitRecord& u : units) {
     UnitCheck c;
-    if (claims(stored.node(u.node), u, r.spec.rules.value_rules(), c)) candidates.push_back(c);
+    if (!claims(stored.node(u.node), u, r.spec.rules.value_rules(), c)) continue;
+    const TopNode& n = rebuilt.node(u.node);
+    const int lo = base::min_value(n.seeds, r.spec.rules.value_rules()), hi = base::max_value(n.seeds);
+    const bool decisive =
+        (c.claimed_lower > lo && c.claimed_lower == n.lower) || (c.claimed_upper < hi && c.claimed_upper == n.upper);
+    (decisive ? candidates : superseded).push_back(c);
   }
-  r.units_with_bounds = candidates.size();
+  r.units_with_bounds = candidates.size() + superseded.size();
+  r.decisive_units = candidates.size();
+  // Fisher-Yates with the 64-bit Mersenne Twister (both fixed by the standard, unlike
+  // std::shuffle): the same seed and store draw the same units everywhere.
   std::mt19937_64 random(options.seed);
-  std::shuffle(candidates.begin(), candidates.end(), random);
+  auto shuffle = [&](std::vector<UnitCheck>& v) {
+    for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[random() % i]);
+  };
+  shuffle(candidates);
+  shuffle(superseded);
+  candidates.insert(candidates.end(), superseded.begin(), superseded.end());
   const std::size_t take = options.all ? candidates.size() : std::min<std::size_t>(candidates.size(), options.sample);
   candidates.resize(take);
   std::sort(candidates.begin(), candidates.end(),
@@ -249,12 +263,11 @@ api::Json to_json(const VerifyReport& r) {
   j["tree_nodes"] = r.tree_nodes;
   j["units"] = r.units;
   j["units_with_bounds"] = r.units_with_bounds;
+  j["decisive_units"] = r.decisive_units;
   j["lower"] = r.lower;
   j["upper"] = r.upper;
-  j["propagation"] = Json{{"unjustified", r.unjustified},
-                          {"behind", r.behind},
-                          {"conflicts", r.conflicts},
-                          {"findings", r.findings}};
+  j["propagation"] =
+      Json{{"unjustified", r.unjustified}, {"behind", r.behind}, {"conflicts", r.conflicts}, {"findings", r.findings}};
   j["finished"] = r.finished;
   j["report_matches"] = r.finished ? Json(r.report_matches) : Json(nullptr);
   j["report_difference"] = r.report_difference.empty() ? Json(nullptr) : Json(r.report_difference);

@@ -13,9 +13,10 @@
 // 2. Units solved again. A random sample of the units that proved something is solved again
 //    by a new session (its own table, and the database given to verify, which need not be the
 //    runs'): each bound a unit claimed is proven again by one null-window test ("v >= lower",
-//    and "v < upper + 2": values have the parity of the seeds), or by the exact value when the
-//    unit claimed one. A check that runs over its budget proves less and is reported as
-//    unchecked, not failed; any proof that contradicts a claim fails the check.
+//    and "v < upper + 2": values have the parity of the seeds). Units whose claim is a bound
+//    of their node (the proof rests on them) are drawn first, then units a tighter one
+//    superseded. A check that runs over its budget proves less and is reported as unchecked,
+//    not failed; any proof that contradicts a claim fails the check.
 // Values here are remainder values for the mover of the unit's board (docs/rules.md).
 #pragma once
 
@@ -34,17 +35,17 @@
 namespace kalah::job {
 
 struct VerifyOptions {
-  int sample = 10;                  // units solved again (at most the units that proved something)
-  bool all = false;                 // every unit that proved something
-  std::uint64_t seed = 0;           // of the sample: the same seed and store give the same units
-  double check_seconds = 0;         // a unit's budget (each of its tests); 0: none
-  const std::atomic<bool>* cancel = nullptr;  // set (Ctrl-C): stop after the current test, report what was done
+  int sample = 10;                              // units solved again (at most the units that proved something)
+  bool all = false;                             // every unit that proved something
+  std::uint64_t seed = 0;                       // of the sample: the same seed and store give the same units
+  double check_seconds = 0;                     // a unit's budget (each of its tests); 0: none
+  const std::atomic<bool>* cancel = nullptr;    // set (Ctrl-C): stop after the current test, report what was done
   std::function<void(const std::string&)> log;  // a line a unit checked
 };
 
 struct UnitCheck {
   UnitRecord unit;
-  int seeds = 0;                         // in the pits of the unit's board
+  int seeds = 0;                             // in the pits of the unit's board
   int claimed_lower = 0, claimed_upper = 0;  // the unit's bounds at the parity of the seeds
   enum class Verdict { confirmed, contradicted, unchecked };
   Verdict verdict = Verdict::unchecked;
@@ -59,6 +60,7 @@ struct VerifyReport {
   JobSpec spec;
   std::uint64_t tree_nodes = 0, units = 0;
   std::uint64_t units_with_bounds = 0;  // units that proved more than the seeds allow
+  std::uint64_t decisive_units = 0;     // of those, units whose claim is a bound of their node (sampled first)
   // Propagation: findings, the first few of each kind in words, and how many in all.
   std::vector<std::string> findings;
   std::uint64_t unjustified = 0;  // stored bounds the units do not prove

@@ -1,6 +1,7 @@
 // kalah job verify: finished and unfinished jobs pass under every value rule set, with every
 // unit solved again; stores tampered with in the ways a wrong proof would show (a unit's bounds
-// changed, units lost, a node's bounds or the report changed) fail, naming what is wrong.
+// changed, units lost, a node's bounds or the report changed, a lie propagated to the root)
+// fail, naming what is wrong.
 #include "testing/catch.hpp"
 
 #include <atomic>
@@ -8,6 +9,7 @@
 
 #include "solver/job/job.hpp"
 #include "solver/job/verify.hpp"
+#include "solver/reference/reference_solver.hpp"
 #include "solver/sqlite/sqlite.hpp"
 #include "testing/rule_sets.hpp"
 #include "testing/scratch_dir.hpp"
@@ -209,13 +211,85 @@ TEST_CASE("job verify: tampered stores fail, naming what is wrong", "[job][verif
     CHECK_THAT(r.report_difference, Catch::Contains("pie_value"));
     CHECK(r.contradicted == 0);  // the units are right; the report is not
   }
-  SECTION("a unit added that claims the store's bounds are too wide: the store is behind its units") {
+  SECTION("a node's stored bounds widened: the store is behind its units") {
     const std::filesystem::path c = copy("behind");
-    tamper(c, "UPDATE node SET lower = lower - 2 WHERE id = (SELECT MIN(id) FROM node WHERE expanded = 0 AND "
-              "lower = upper AND seeds > 2 AND lower > -seeds + 2)");
+    tamper(c,
+           "UPDATE node SET lower = lower - 2 WHERE id = (SELECT MIN(id) FROM node WHERE expanded = 0 AND "
+           "lower = upper AND seeds > 2 AND lower > -seeds + 2)");
     // load_tree takes the stored bounds (a wider one is valid); the units prove more.
     const job::VerifyReport r = job::verify_job(c, checker(), every_unit());
-    CHECK(r.behind + r.unjustified > 0);
+    CHECK(r.behind > 0);
+    CHECK(r.unjustified == 0);
     CHECK_FALSE(r.passed());
+  }
+}
+
+TEST_CASE("job verify: a forgery consistent up to the root is found by solving the unit again", "[job][verify]") {
+  // A run whose worker lied: one unit claims a bound its board's value breaks, and the store's
+  // nodes are what the units give (the run propagated the lie). Only solving the unit again
+  // can find it. Both sides: a claimed lower bound above the value, an upper one below it.
+  ScratchDir dir("verify");
+  const std::filesystem::path j = dir.path / "j";
+  const Rules rules = Rules::preset("standard");
+  job::init_job(j, spec_of(Position::start(4, 3), rules));
+  std::atomic<bool> cancel{false};
+  int answers = 0;
+  job::LocalRun run = small_run();
+  run.run.cancel = &cancel;
+  run.run.log_seconds = 0;
+  run.run.log = [&](const std::string&) {
+    if (++answers >= 8) cancel = true;
+  };
+  REQUIRE_FALSE(job::run_local_job(j, run).finished);  // no report: the units alone decide
+  ReferenceSolver reference(4, rules.value_rules());
+  for (const bool above : {true, false}) {
+    INFO((above ? "a lower bound above the value" : "an upper bound below it"));
+    const std::filesystem::path c = dir.path / (above ? "above" : "below");
+    std::filesystem::create_directories(c);
+    std::filesystem::copy_file(j / job::kStoreFile, c / job::kStoreFile);
+    job::JobStore store(c, true);
+    const job::TopTree stored = store.load_tree();
+    const std::vector<job::UnitRecord> units = store.units(stored.size());
+    std::optional<job::UnitRecord> forged;
+    std::optional<job::TopTree> lie;
+    for (const job::UnitRecord& u : units) {
+      const job::TopNode& n = stored.node(u.node);
+      if (n.expanded || n.terminal || n.lower == n.upper) continue;
+      const int v = reference.value(n.board);
+      if (above ? v == n.upper : v == n.lower) continue;
+      job::UnitRecord f = u;
+      f.lower = f.upper = above ? n.upper : n.lower;  // inside every other unit's claim
+      // The tree the runs would have built with the lie: the units again, the forged one changed.
+      job::TopTree t(4, rules);
+      for (int id = 0; id < stored.size(); ++id) t.add(stored.node(id).board);
+      for (int id = 0; id < stored.size(); ++id)
+        if (stored.node(id).expanded) t.restore_edges(id, stored.node(id).edges);
+      t.recheck();
+      try {
+        for (const job::UnitRecord& w : units) {
+          const job::UnitRecord& x = w.id == f.id ? f : w;
+          t.tighten(x.node, x.lower, x.upper);
+        }
+      } catch (const std::logic_error&) {
+        continue;  // the lie contradicts another unit: the propagation check would find it
+      }
+      forged = f;
+      lie.emplace(std::move(t));
+      break;
+    }
+    REQUIRE(forged);
+    std::vector<int> every(static_cast<std::size_t>(lie->size()));
+    for (int id = 0; id < lie->size(); ++id) every[static_cast<std::size_t>(id)] = id;
+    store.save(*lie, every);
+    tamper(c, "UPDATE unit SET lower = " + std::to_string(forged->lower) +
+                  ", upper = " + std::to_string(forged->upper) + " WHERE id = " + std::to_string(forged->id));
+    const job::VerifyReport r = job::verify_job(c, checker(), every_unit());
+    CHECK(r.findings.empty());  // consistent all the way up
+    CHECK(r.contradicted == 1);
+    CHECK_FALSE(r.passed());
+    bool found = false;
+    for (const job::UnitCheck& k : r.checks)
+      if (k.unit.id == forged->id) found = k.verdict == job::UnitCheck::Verdict::contradicted;
+    CHECK(found);
   }
 }

@@ -231,6 +231,21 @@ int Solver::test(const Board& b, int gamma) {
   return pass(b, k, gamma - 1, gamma, lo, hi);
 }
 
+Estimate Solver::estimate(const Board& b, std::uint64_t nodes) const {
+  Estimate e;
+  int remainder = 0;
+  if (is_terminal(b, ctx_.pits, ctx_.rules.end, remainder)) {
+    e.value = remainder;
+    return e;
+  }
+  const int k = seeds_checked(b);
+  if (ctx_.probe.covers(k)) {
+    e.value = ctx_.probe.value(b, k);
+    return e;
+  }
+  return estimate_value(b, ctx_.pits, k, ctx_.rules, *ctx_.sowing, ctx_.probe, nodes);
+}
+
 std::vector<int> Solver::best_sowings(const Board& b) {
   std::vector<int> best;
   const int m = ctx_.pits;

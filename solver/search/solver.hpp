@@ -106,6 +106,10 @@ class Solver {
   // The sowings (0-based pits) of b's mover that attain value(b), by null-window tests of
   // each sowing against the value; empty when b is terminal.
   std::vector<int> best_sowings(const Board& b);
+  // A quick, inexact estimate of b's remainder value searching about `nodes` nodes
+  // (estimate.hpp): exact at terminal and database boards, never a bound; the table is not
+  // touched. For guesses outside MTD(f) (which way a proof will go: solver/job/work_estimate).
+  Estimate estimate(const Board& b, std::uint64_t nodes) const;
   // An oracle for solver/analysis/analysis.hpp (refers to this solver).
   Oracle oracle() {
     return [this](const Board& b) { return value(b); };
