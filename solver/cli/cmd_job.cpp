@@ -1,7 +1,8 @@
 // kalah job: a resumable proof job (solver/job). `init` creates its store, `run` works on it
 // with worker threads (or, in an MPI build under mpirun, with the other ranks as workers),
 // `status` reports where it stands, `verify` re-checks what its store claims, `estimate`
-// measures the work left. Parses the options, calls solver/job and renders.
+// measures the work left, `history` replays how its bounds moved. Parses the options, calls
+// solver/job and renders.
 #include <cmath>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include "solver/cli/common.hpp"
 #include "solver/cli/interrupt.hpp"
 #include "solver/cli/session_options.hpp"
+#include "solver/job/history.hpp"
 #include "solver/job/job.hpp"
 #include "solver/job/verify.hpp"
 #include "solver/job/work_estimate.hpp"
@@ -285,12 +287,15 @@ int run_estimate(const Args& args) {
   const auto pos = dir_positional();
   if (!parse_command("job estimate",
                      "DIR [--margin G] [--depth D] [--probes N] [--seed S] [--leaf-seconds S] [--db DIR] "
-                     "[--threads T] [--tt-memory SIZE] [--json]",
+                     "[--db-seeds K] [--threads T] [--tt-memory SIZE] [--json]",
                      options, args, vm, &pos))
     return 0;
   const std::string dir = vm["dir"].as<std::string>();
   job::WorkEstimateOptions o;
-  if (vm.count("margin")) o.margin = vm["margin"].as<int>();
+  if (vm.count("margin")) {
+    o.margin = vm["margin"].as<int>();
+    if (*o.margin < -1000 || *o.margin > 1000) throw UsageError("--margin must be between -1000 and 1000");
+  }
   o.depth = vm["depth"].as<int>();
   if (o.depth < 0 || o.depth > 200) throw UsageError("--depth must be between 0 and 200");
   o.probes = vm["probes"].as<int>();
@@ -320,7 +325,13 @@ int run_estimate(const Args& args) {
                 << duration_text(e.standard_error_seconds) << "; a probe's median " << duration_text(e.median_seconds)
                 << ", 10%..90% " << duration_text(e.p10_seconds) << ".." << duration_text(e.p90_seconds) << "), " << buf
                 << " nodes\n"
-                << "          " << duration_text(e.mean_seconds / 64) << " on 64 cores if the work split evenly\n";
+                << "          mean +- 2 standard errors: "
+                << duration_text(std::max(0.0, e.mean_seconds - 2 * e.standard_error_seconds)) << " .. "
+                << duration_text(e.mean_seconds + 2 * e.standard_error_seconds)
+                << " (heavy-tailed: more probes narrow it); " << duration_text(e.mean_seconds / 64)
+                << " on 64 cores if the work split evenly\n"
+                << "          one test: the value needs this one and the one next to it (--margin "
+                << signed_value(e.expected ? e.margin + 2 : e.margin - 2) << ")\n";
       std::cout << "probes    " << e.probes.size() << " (seed " << e.seed << "), frontier " << e.depth
                 << " sowings deep, database " << e.database_seeds << " seeds; " << e.leaves_solved
                 << " frontier tests solved in " << duration_text(e.measured_seconds) << " with " << e.threads
@@ -328,7 +339,35 @@ int run_estimate(const Args& args) {
                 << (e.interrupted ? "; interrupted before the rest" : "") << "\n";
     }
   }
-  if (e.interrupted) return interrupt_exit_code() ? interrupt_exit_code() : 130;
+  if (e.interrupted || interrupt_exit_code()) return interrupt_exit_code() ? interrupt_exit_code() : 130;
+  return 0;
+}
+
+int run_history(const Args& args) {
+  po::options_description options("job history options");
+  options.add_options()("dir", po::value<std::string>()->required(), "job directory")(
+      "json", "print one JSON object instead of CSV");
+  po::variables_map vm;
+  const auto pos = dir_positional();
+  if (!parse_command("job history", "DIR [--json]", options, args, vm, &pos)) return 0;
+  const job::JobHistory h = job::job_history(vm["dir"].as<std::string>());
+  if (vm.count("json")) {
+    std::cout << api::json_text(job::to_json(h)) << "\n";
+    return 0;
+  }
+  // CSV: one row a point; the first sowings' columns are named by their 1-based pits.
+  std::cout << "unit,run,run_seconds,worker_seconds,units,lower,upper";
+  for (const int pit : h.sowing_pits) std::cout << ",pit" << pit + 1 << "_lower,pit" << pit + 1 << "_upper";
+  std::cout << "\n";
+  for (const job::HistoryPoint& q : h.points) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%lld,%d,%.3f,%.3f,%llu,%d,%d", static_cast<long long>(q.unit), q.run, q.run_seconds,
+                  q.worker_seconds, static_cast<unsigned long long>(q.units), q.lower, q.upper);
+    std::cout << buf;
+    for (std::size_t i = 0; i < q.sowing_lower.size(); ++i)
+      std::cout << "," << q.sowing_lower[i] << "," << q.sowing_upper[i];
+    std::cout << "\n";
+  }
   return 0;
 }
 
@@ -336,7 +375,7 @@ int run_estimate(const Args& args) {
 
 int run_job(const Args& args) {
   static const char* usage =
-      "usage: kalah job <init|run|status|verify|estimate> DIR ...   (kalah job <subcommand> --help)";
+      "usage: kalah job <init|run|status|verify|estimate|history> DIR ...   (kalah job <subcommand> --help)";
   if (args.empty()) throw UsageError(usage);
   const std::string& sub = args[0];
   const Args rest(args.begin() + 1, args.end());
@@ -345,6 +384,7 @@ int run_job(const Args& args) {
   if (sub == "status") return run_status(rest);
   if (sub == "verify") return run_verify(rest);
   if (sub == "estimate") return run_estimate(rest);
+  if (sub == "history") return run_history(rest);
   if (sub == "--help" || sub == "-h") {
     std::cout
         << usage << "\n"

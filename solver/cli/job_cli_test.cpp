@@ -140,6 +140,9 @@ TEST_CASE("cli job estimate: the work left, text and JSON; bad options exit 2", 
   CHECK(j["probes"] == 4);
   CHECK(j["depth"] == 2);
   CHECK(j["cpu_seconds"]["mean"].get<double>() >= 0);
+  r = run_kalah("job history " + d);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.rfind("unit,run,run_seconds,worker_seconds,units,lower,upper\n0,0,0.000,0.000,0,-24,24\n", 0) == 0);
   CHECK(run_kalah("job estimate " + d + " --depth -1").exit_code == 2);
   CHECK(run_kalah("job estimate " + d + " --probes 0").exit_code == 2);
   CHECK(run_kalah("job verify " + d + " --all --sample 3").exit_code == 2);

@@ -28,7 +28,8 @@ const Command kCommands[] = {
     {"db", kalah::cli::run_db, "endgame databases: build, info, probe, verify, stats"},
     {"book", kalah::cli::run_book, "the opening book: every board within P sowings of a start solved (SQLite)"},
     {"serve", kalah::cli::run_serve, "the explorer: a web page and a JSON API with every move's exact value"},
-    {"job", kalah::cli::run_job, "resumable proof jobs: init, run (threads or MPI ranks), status, verify, estimate"},
+    {"job", kalah::cli::run_job,
+     "resumable proof jobs: init, run (threads or MPI ranks), status, verify, estimate, history"},
     {"bench", kalah::cli::run_bench, "fixed search benchmark; prints a node-count signature"},
 };
 

@@ -280,7 +280,8 @@ void JobStore::save(const TopTree& tree, std::span<const int> touched, const Uni
 std::vector<UnitRecord> JobStore::units(int tree_size) {
   std::vector<UnitRecord> out;
   for (Statement s = db_->prepare(
-           "SELECT id, node, question, gamma, lower, upper, complete, nodes, seconds, worker FROM unit ORDER BY id");
+           "SELECT id, node, question, gamma, lower, upper, complete, nodes, seconds, worker, run, finished FROM unit "
+           "ORDER BY id");
        s.step();) {
     UnitRecord u;
     u.id = s.int64(0);
@@ -301,8 +302,17 @@ std::vector<UnitRecord> JobStore::units(int tree_size) {
     u.nodes = static_cast<std::uint64_t>(s.int64(7));
     u.seconds = s.real(8);
     if (!s.is_null(9)) u.worker = s.text(9);
+    u.run = s.integer(10);
+    u.finished = s.real(11);
     out.push_back(std::move(u));
   }
+  return out;
+}
+
+std::vector<RunRecord> JobStore::runs() {
+  std::vector<RunRecord> out;
+  for (Statement s = db_->prepare("SELECT id, started, COALESCE(ended, started) FROM run ORDER BY id"); s.step();)
+    out.push_back(RunRecord{s.integer(0), s.real(1), s.real(2)});
   return out;
 }
 

@@ -64,6 +64,15 @@ struct UnitRecord {
   std::uint64_t nodes = 0;
   double seconds = 0;
   std::string worker;
+  int run = 0;          // set when read back
+  double finished = 0;  // Unix seconds; set when read back
+};
+
+// A run as stored: its Unix start and end (the end moves with every unit: a killed run keeps
+// its length).
+struct RunRecord {
+  int id = 0;
+  double started = 0, ended = 0;
 };
 
 struct RunInfo {
@@ -104,6 +113,9 @@ class JobStore {
   // Every unit, in the order the store numbered them (worker, run and time left out). Rows
   // are checked: a node that is not in the tree, an unknown question, bounds crossed.
   std::vector<UnitRecord> units(int tree_size);
+
+  // Every run, by id.
+  std::vector<RunRecord> runs();
 
   // Nodes that have had a unit asking their value (answered or not).
   std::vector<int> nodes_asked_value();

@@ -132,6 +132,15 @@ void TopTree::propagate(int id, std::vector<int>* changed) {
   tighten(id, lo, hi, changed);
 }
 
+TopTree TopTree::skeleton() const {
+  TopTree t(pits_, rules_);
+  for (const TopNode& n : nodes_) t.add(n.board);
+  for (int id = 0; id < size(); ++id)
+    if (node(id).expanded) t.restore_edges(id, node(id).edges);
+  t.recheck();
+  return t;
+}
+
 void TopTree::recheck() {
   for (int id = size() - 1; id >= 0; --id)
     if (node(id).expanded) propagate(id, nullptr);

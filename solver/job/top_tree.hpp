@@ -79,6 +79,10 @@ class TopTree {
   // seeds) and propagates up to its ancestors. Appends each node whose bounds changed to
   // *changed. Throws std::logic_error when the bounds cross (a wrong proof somewhere).
   void tighten(int id, int lower, int upper, std::vector<int>* changed = nullptr);
+  // The same boards and expansions with no bounds but what the seeds allow (a terminal board
+  // its value), its expanded nodes' bounds from their children: the tree before any unit
+  // (kalah job verify and history replay the units on it).
+  TopTree skeleton() const;
   // Recomputes every expanded node's bounds from its children (after a load: stored bounds
   // are checked against each other, not trusted). Throws std::logic_error where they cross.
   void recheck();

@@ -32,12 +32,8 @@ struct NotProven : std::runtime_error {
 
 // The tree of `stored` (its boards and expansions) with no bounds but those the units prove.
 // Units that contradict the others are counted as conflicts and left out.
-TopTree rebuild(const TopTree& stored, const JobSpec& spec, const std::vector<UnitRecord>& units, VerifyReport& r) {
-  TopTree tree(spec.pits, spec.rules);
-  for (int id = 0; id < stored.size(); ++id) tree.add(stored.node(id).board);
-  for (int id = 0; id < stored.size(); ++id)
-    if (stored.node(id).expanded) tree.restore_edges(id, stored.node(id).edges);
-  tree.recheck();
+TopTree rebuild(const TopTree& stored, const std::vector<UnitRecord>& units, VerifyReport& r) {
+  TopTree tree = stored.skeleton();
   for (const UnitRecord& u : units) {
     try {
       tree.tighten(u.node, u.lower, u.upper);
@@ -183,7 +179,7 @@ VerifyReport verify_job(const fs::path& dir, api::SessionConfig session, const V
   r.units = units.size();
 
   // 1. Propagation, and the report.
-  const TopTree rebuilt = rebuild(stored, r.spec, units, r);
+  const TopTree rebuilt = rebuild(stored, units, r);
   compare_bounds(stored, rebuilt, r);
   std::tie(r.lower, r.upper) = margins(r.spec.position, rebuilt.node(0).lower, rebuilt.node(0).upper);
   r.finished = report.has_value();

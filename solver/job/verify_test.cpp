@@ -260,11 +260,7 @@ TEST_CASE("job verify: a forgery consistent up to the root is found by solving t
       job::UnitRecord f = u;
       f.lower = f.upper = above ? n.upper : n.lower;  // inside every other unit's claim
       // The tree the runs would have built with the lie: the units again, the forged one changed.
-      job::TopTree t(4, rules);
-      for (int id = 0; id < stored.size(); ++id) t.add(stored.node(id).board);
-      for (int id = 0; id < stored.size(); ++id)
-        if (stored.node(id).expanded) t.restore_edges(id, stored.node(id).edges);
-      t.recheck();
+      job::TopTree t = stored.skeleton();
       try {
         for (const job::UnitRecord& w : units) {
           const job::UnitRecord& x = w.id == f.id ? f : w;

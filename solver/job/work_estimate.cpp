@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <map>
 #include <random>
 #include <unordered_map>
@@ -17,6 +18,14 @@ namespace fs = std::filesystem;
 namespace {
 
 int seeds_of(const Board& b, int m) { return side_seeds(b, m, 0) + side_seeds(b, m, 1); }
+
+// The CPU time of this process: a frontier test's is what its search threads used (the
+// estimator does nothing else meanwhile).
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
 
 struct Leaf {
   double seconds = 0;
@@ -80,26 +89,29 @@ WorkEstimate estimate_work(const fs::path& dir, api::SessionConfig session, cons
     estimates.emplace(b, v);
     return v;
   };
+  const int root_estimate = estimate(root);
   {
     const TopNode& n = tree.node(0);
-    const int v = std::clamp(base::round_down(estimate(root), n.seeds), n.lower, n.upper);
+    const int v = std::clamp(base::round_down(root_estimate, n.seeds), n.lower, n.upper);
     r.guess = p.margin() + (south ? v : -v);
   }
-  // By default the test the guess makes hardest: the margin guessed (within the job's bounds).
-  r.margin = options.margin.value_or(r.guess);
-  r.expected = r.guess >= r.margin;
+  // By default the test the guess makes hardest: the margin guessed, within the margins the
+  // job has not decided (job_lower, job_upper] (a margin has the parity of the seeds).
+  r.margin = options.margin.value_or(std::clamp(r.guess, r.job_lower + 2, std::max(r.job_lower + 2, r.job_upper)));
   // South minus North >= margin as a test "v >= g0" on the mover's remainder value v (North to
   // move: v <= margin(p) - margin, the negation of v >= margin(p) - margin + 1; deciding either
-  // costs the same).
+  // costs the same). The expected answer is the one the walk assumes at the root.
   const int g0 = south ? r.margin - p.margin() : p.margin() - r.margin + 1;
+  r.expected = (root_estimate >= g0) == south;
   if (const int d = tree.decided(0, g0); d != 0) {
     r.decided = true;
     return r;
   }
 
   api::SessionConfig leaf_config = session;
-  leaf_config.database = guide.shared_database();
+  leaf_config.database = guide.shared_database();  // as loaded (its top level already chosen)
   leaf_config.database_dir.clear();
+  leaf_config.database_seeds = -1;
   std::unordered_map<Board, std::map<int, Leaf>, BoardHash> leaves;  // by board, then gamma
   auto solve_leaf = [&](const Board& b, int gamma, bool* reused) -> std::optional<Leaf> {
     if (const auto it = leaves.find(b); it != leaves.end())
@@ -113,14 +125,16 @@ WorkEstimate estimate_work(const fs::path& dir, api::SessionConfig session, cons
     u.test = true;
     u.gamma = gamma;
     u.seconds = options.leaf_seconds > 0 ? options.leaf_seconds : 1e8;
+    const double cpu0 = process_cpu_seconds();
     const UnitOutcome out = answer(fresh.solver(), cancel, u, options.cancel);
+    const double cpu = process_cpu_seconds() - cpu0;
     if (!out.complete && !out.over_budget) return std::nullopt;  // stopped
     Leaf leaf;
-    leaf.seconds = out.seconds;
+    leaf.seconds = cpu;
     leaf.nodes = out.nodes;
     leaf.complete = out.complete;
     leaf.surprise = out.complete && ((out.lower >= gamma) != (estimate(b) >= gamma));
-    r.measured_seconds += out.seconds;
+    r.measured_seconds += cpu;
     ++r.leaves_solved;
     leaves[b].emplace(gamma, leaf);
     *reused = false;
@@ -178,25 +192,38 @@ WorkEstimate estimate_work(const fs::path& dir, api::SessionConfig session, cons
         if (!out.extra_turn) c = flipped(c, m);
         children.push_back(Child{c, pit, out.stored, out.extra_turn});
       }
-      std::size_t next = 0;
+      // The child's test "v(c) >= child_gamma" (negated without an extra turn, where the
+      // child's mover is the opponent), and whether the job's tree has already refuted this
+      // sowing for the test here.
+      auto child_gamma = [&](const Child& c) { return c.extra ? gamma - c.stored : c.stored - gamma + 1; };
+      auto refuted = [&](const Child& c) {
+        const auto id = tree.find(c.board);
+        if (!id) return false;
+        const int d = tree.decided(*id, child_gamma(c));
+        return c.extra ? d == -1 : d == 1;
+      };
+      std::size_t next = children.size();
       if (estimate(b) >= gamma) {
-        // Expected true: the sowing the estimates rate best proves it.
+        // Expected true: the sowing the estimates rate best, of those not refuted, proves it.
         int best = 0;
         for (std::size_t i = 0; i < children.size(); ++i) {
           const Child& c = children[i];
+          if (refuted(c)) continue;
           const int through = c.extra ? c.stored + estimate(c.board) : c.stored - estimate(c.board);
-          if (i == 0 || through > best) {
+          if (next == children.size() || through > best) {
             best = through;
             next = i;
           }
         }
-      } else {
-        // Expected false: every sowing must be refuted; one stands for all of them.
-        next = std::uniform_int_distribution<std::size_t>(0, children.size() - 1)(random);
+      }
+      if (next == children.size()) {
+        // Expected false: every sowing must be refuted; one stands for all of them (drawn by
+        // the standard's Mersenne Twister alone, so a seed draws the same walks everywhere).
+        next = static_cast<std::size_t>(random() % children.size());
         w.weight *= static_cast<double>(children.size());
       }
       const Child& c = children[next];
-      gamma = c.extra ? gamma - c.stored : c.stored - gamma + 1;  // the child's test (negated without extra turn)
+      gamma = child_gamma(c);
       b = c.board;
       w.pits.push_back(c.pit);
     }
@@ -206,16 +233,16 @@ WorkEstimate estimate_work(const fs::path& dir, api::SessionConfig session, cons
     }
     if (w.surprise) ++r.surprises;
     if (!w.complete) ++r.incomplete;
-    seconds.push_back(w.weight * w.seconds * r.threads);
+    seconds.push_back(w.weight * w.seconds);
     nodes.push_back(w.weight * static_cast<double>(w.nodes));
     r.probes.push_back(w);
     if (options.log) {
       std::string path;
       for (const int pit : w.pits) path += (path.empty() ? "" : "-") + std::to_string(pit + 1);
       char buf[200];
-      std::snprintf(buf, sizeof buf, "probe %zu of %d: %s, weight %.3g, %s %.3g s%s%s", r.probes.size(),
-                    options.probes, path.empty() ? "(the position)" : path.c_str(), w.weight, end_name(w.end),
-                    w.seconds, w.reused ? " (measured before)" : "", w.complete ? "" : " (over budget)");
+      std::snprintf(buf, sizeof buf, "probe %zu of %d: %s, weight %.3g, %s %.3g s%s%s", r.probes.size(), options.probes,
+                    path.empty() ? "(the position)" : path.c_str(), w.weight, end_name(w.end), w.seconds,
+                    w.reused ? " (measured before)" : "", w.complete ? "" : " (over budget)");
       options.log(buf);
     }
   }

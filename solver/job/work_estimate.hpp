@@ -14,13 +14,14 @@
 // terminal or database board nothing (one probe); a board at the frontier has its test
 // solved by a new session (its own table, so no probe profits from another's) and timed; a
 // frontier board met again reuses its measurement. A probe's sample is its weight times that
-// time (and nodes): the mean over probes estimates the CPU time of every frontier test of the
-// proof, unbiased while the expectations hold. Its spread is heavy-tailed, so the standard
-// error comes with the median and the 10% and 90% points. It does not count the search above
-// the frontier (small next to the leaves), it counts a transposition once a path (the real
-// search shares it through its table: an overestimate), and a frontier test whose answer is
-// not the expected one ("surprises", counted) means the proof needs more than the walk
-// assumed there (an underestimate).
+// test's CPU time (and nodes): the mean over probes estimates the CPU time of every frontier
+// test of the proof, unbiased while the expectations hold. At a board expected true the walk
+// skips sowings the job's tree has already refuted. One test: a value needs two (>= G true,
+// >= G + 2 false) and an openings report one a first sowing more, so run it for each. Its spread is heavy-tailed, so
+// the standard error comes with the median and the 10% and 90% points. It does not count the search above the frontier
+// (small next to the leaves), it counts a transposition once a path (the real search shares it through its table: an
+// overestimate), and a frontier test whose answer is not the expected one ("surprises", counted) means the proof needs
+// more than the walk assumed there (an underestimate).
 #pragma once
 
 #include <atomic>
@@ -41,12 +42,12 @@ struct WorkEstimateOptions {
   // The test: South minus North >= margin. None: the margin a quick estimate guesses (within
   // the job's bounds), the test the guess makes hardest.
   std::optional<int> margin;
-  int depth = 6;              // sowings from the position to the frontier
+  int depth = 6;  // sowings from the position to the frontier
   int probes = 32;
   std::uint64_t seed = 0;
-  double leaf_seconds = 0;                 // a frontier test's budget (0: none); one over it is a lower bound
-  std::uint64_t guess_nodes = 1u << 16;    // each estimate's search
-  const std::atomic<bool>* cancel = nullptr;     // set (Ctrl-C): stop, report the probes done
+  double leaf_seconds = 0;                      // a frontier test's budget (0: none); one over it is a lower bound
+  std::uint64_t guess_nodes = 1u << 16;         // each estimate's search
+  const std::atomic<bool>* cancel = nullptr;    // set (Ctrl-C): stop, report the probes done
   std::function<void(const std::string&)> log;  // a line a probe
 };
 
@@ -55,11 +56,11 @@ struct WorkProbe {
   double weight = 1;      // the product of the branching taken as "every sowing"
   enum class End { frontier, database, terminal, decided };
   End end = End::frontier;
-  bool surprise = false;      // the frontier test did not come out as expected
-  bool complete = true;       // the frontier test finished within its budget
-  double seconds = 0;         // the frontier test's time (0 for the other ends)
+  bool surprise = false;  // the frontier test did not come out as expected
+  bool complete = true;   // the frontier test finished within its budget
+  double seconds = 0;     // the frontier test's CPU time (0 for the other ends)
   std::uint64_t nodes = 0;
-  bool reused = false;        // the frontier board was measured by an earlier probe
+  bool reused = false;  // the frontier board was measured by an earlier probe
 };
 const char* end_name(WorkProbe::End e);
 
@@ -74,7 +75,7 @@ struct WorkEstimate {
   int depth = 0;
   std::uint64_t seed = 0;
   int database_seeds = -1;
-  int threads = 1;  // of each frontier test (its seconds are wall time: CPU time is about threads x)
+  int threads = 1;  // of each frontier test (its seconds are the CPU time of all of them)
   std::vector<WorkProbe> probes;
   int leaves_solved = 0;  // distinct frontier boards solved
   int surprises = 0, incomplete = 0;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "solver/api/session.hpp"
+#include "solver/db/store.hpp"
 #include "solver/job/job.hpp"
 #include "solver/job/work_estimate.hpp"
 #include "testing/scratch_dir.hpp"
@@ -143,4 +144,52 @@ TEST_CASE("job estimate: on Kalah(5,4) the estimate is near the search's own cos
     CHECK(e.mean_nodes > direct / 10);
     CHECK(e.mean_nodes < direct * 10);
   }
+}
+
+TEST_CASE("job estimate: North to move, database ends, --db-seeds, a partly run job", "[job][estimate]") {
+  ScratchDir dir("estimate");
+  DbBuildOptions b;
+  b.pits = 4;
+  b.max_seeds = 10;
+  b.threads = 1;
+  build_database(dir.path / "db", b);
+  const Position p = Position::parse("2,1,0,3/1,2,2,1/9/9/N");  // 12 seeds, North to move
+  job::init_job(dir.path / "j", spec_of(p));
+  api::SessionConfig c = small_session();
+  c.database_dir = (dir.path / "db").string();
+  c.database_seeds = 8;  // the frontier sessions share the levels the first one loaded
+  job::WorkEstimateOptions o;
+  o.depth = 5;
+  o.probes = 16;
+  o.seed = 3;
+  const job::WorkEstimate e = job::estimate_work(dir.path / "j", c, o);
+  CHECK(e.database_seeds == 8);
+  CHECK_FALSE(e.decided);
+  REQUIRE(e.probes.size() == 16);
+  int database_ends = 0;
+  for (const job::WorkProbe& w : e.probes) database_ends += w.end == job::WorkProbe::End::database;
+  CHECK(database_ends > 0);
+  // The default margin is one the job has not decided, whichever side moves.
+  ScratchDir dir2("estimate");
+  job::init_job(dir2.path / "j", spec_of(Position::start(4, 3)));
+  std::atomic<bool> cancel{false};
+  int answers = 0;
+  job::LocalRun run;
+  run.session = small_session();
+  run.workers = 2;
+  run.run.unit_seconds = run.run.max_unit_seconds = 1e-4;
+  run.run.cancel = &cancel;
+  run.run.log_seconds = 0;
+  run.run.log = [&](const std::string&) {
+    if (++answers >= 8) cancel = true;
+  };
+  REQUIRE_FALSE(job::run_local_job(dir2.path / "j", run).finished);
+  job::WorkEstimateOptions d;
+  d.depth = 2;
+  d.probes = 4;
+  const job::WorkEstimate partly = job::estimate_work(dir2.path / "j", small_session(), d);
+  REQUIRE(partly.job_lower < partly.job_upper);
+  CHECK_FALSE(partly.decided);
+  CHECK(partly.margin > partly.job_lower);
+  CHECK(partly.margin <= partly.job_upper);
 }

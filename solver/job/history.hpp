@@ -1,0 +1,46 @@
+// solver/job/history.hpp — kalah job history: how a job's bounds moved, replayed from its
+// units, for plots of the bounds over time (scripts/plot_job_history).
+//
+// The top tree's boards and expansions are taken as they are now (TopTree::skeleton), and the
+// units are applied in the order the store numbered them (the order they were committed). A
+// point is recorded at the start and whenever the bounds of the position or of a first
+// sowing move: the unit, its run, the run time so far (the runs' lengths, gaps between runs
+// left out), the worker time so far (the units' seconds summed), and the bounds as
+// South-minus-North margins. A first sowing's bounds are those its board's node gives (the
+// tree as now: before the root was expanded, the sowing's board was not yet in the tree, and
+// its bounds are what the units on it proved since).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+#include "solver/api/report_json.hpp"
+#include "solver/job/job_store.hpp"
+
+namespace kalah::job {
+
+struct HistoryPoint {
+  std::int64_t unit = 0;      // the unit that moved the bounds (0: the start)
+  int run = 0;
+  double run_seconds = 0;     // the runs' time up to this unit
+  double worker_seconds = 0;  // the units' seconds up to this one
+  std::uint64_t units = 0;    // units applied
+  int lower = 0, upper = 0;   // the position's bounds, South minus North
+  std::vector<int> sowing_lower, sowing_upper;  // each first sowing's (JobHistory::sowing_pits)
+};
+
+struct JobHistory {
+  std::filesystem::path dir;
+  JobSpec spec;
+  std::vector<int> sowing_pits;  // the first sowings the tree holds (0-based pits)
+  std::vector<HistoryPoint> points;
+};
+
+// Throws StoreError for a store that cannot be read, std::logic_error when units contradict
+// each other (kalah job verify names them).
+JobHistory job_history(const std::filesystem::path& dir);
+
+api::Json to_json(const JobHistory& history);
+
+}  // namespace kalah::job

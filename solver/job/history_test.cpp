@@ -1,0 +1,69 @@
+// kalah job history: the bounds replayed from the units narrow step by step, from what the
+// seeds allow to where the job stands, on the run-time and worker-time axes.
+#include "testing/catch.hpp"
+
+#include "solver/job/history.hpp"
+#include "solver/job/job.hpp"
+#include "testing/scratch_dir.hpp"
+
+using namespace kalah;
+using kalah::test::ScratchDir;
+
+TEST_CASE("job history: bounds narrow from the seeds' to the job's, over two runs", "[job][history]") {
+  ScratchDir dir("history");
+  const Position p = Position::start(4, 3);  // value +6
+  job::JobSpec spec;
+  spec.pits = 4;
+  spec.position = p;
+  job::init_job(dir.path / "j", spec);
+  job::LocalRun run;
+  run.session.table_bytes = std::uint64_t(16) << 20;
+  run.session.threads = 1;
+  run.workers = 2;
+  run.run.unit_seconds = run.run.max_unit_seconds = 1e-4;
+  std::atomic<bool> cancel{false};
+  int answers = 0;
+  run.run.cancel = &cancel;
+  run.run.log_seconds = 0;
+  run.run.log = [&](const std::string&) {
+    if (++answers >= 10) cancel = true;
+  };
+  REQUIRE_FALSE(job::run_local_job(dir.path / "j", run).finished);
+  run.run.cancel = nullptr;
+  run.run.log = nullptr;
+  REQUIRE(job::run_local_job(dir.path / "j", run).finished);
+
+  const job::JobHistory h = job::job_history(dir.path / "j");
+  const job::JobStatus st = job::job_status(dir.path / "j");
+  REQUIRE(h.points.size() >= 2);
+  CHECK(h.points.front().units == 0);
+  // Before any unit: what the seeds allow through the expansions (which depend on timing).
+  CHECK(h.points.front().lower < 6);
+  CHECK(h.points.front().upper > 6);
+  CHECK(h.points.front().lower >= -24);
+  CHECK(h.points.front().upper <= 24);
+  CHECK(h.points.back().lower == 6);
+  CHECK(h.points.back().upper == 6);
+  CHECK(h.points.back().units == st.totals.units);
+  CHECK(h.sowing_pits == std::vector<int>{0, 1, 2, 3});
+  bool second_run = false;
+  for (std::size_t i = 1; i < h.points.size(); ++i) {
+    const job::HistoryPoint &a = h.points[i - 1], &b = h.points[i];
+    CHECK(b.lower >= a.lower);
+    CHECK(b.upper <= a.upper);
+    CHECK(b.units > a.units);
+    CHECK(b.run_seconds >= a.run_seconds);
+    CHECK(b.worker_seconds >= a.worker_seconds);
+    REQUIRE(b.sowing_lower.size() == 4);
+    for (std::size_t s = 0; s < 4; ++s) {
+      CHECK(b.sowing_lower[s] >= a.sowing_lower[s]);
+      CHECK(b.sowing_upper[s] <= a.sowing_upper[s]);
+    }
+    second_run = second_run || b.run == 2;
+  }
+  CHECK(second_run);
+  CHECK(h.points.back().run_seconds <= st.totals.run_seconds + 1e-6);
+  const api::Json j = job::to_json(h);
+  CHECK(j["points"].size() == h.points.size());
+  CHECK(j["sowings"] == api::Json::array({1, 2, 3, 4}));
+}
