@@ -74,7 +74,8 @@ api::Json to_json(const JobHistory& h) {
   Json points = Json::array();
   for (const HistoryPoint& q : h.points) {
     Json s = Json::array();
-    for (std::size_t i = 0; i < q.sowing_lower.size(); ++i) s.push_back(Json::array({q.sowing_lower[i], q.sowing_upper[i]}));
+    for (std::size_t i = 0; i < q.sowing_lower.size(); ++i)
+      s.push_back(Json::array({q.sowing_lower[i], q.sowing_upper[i]}));
     points.push_back({{"unit", q.unit},
                       {"run", q.run},
                       {"run_seconds", q.run_seconds},

@@ -21,12 +21,12 @@
 namespace kalah::job {
 
 struct HistoryPoint {
-  std::int64_t unit = 0;      // the unit that moved the bounds (0: the start)
+  std::int64_t unit = 0;  // the unit that moved the bounds (0: the start)
   int run = 0;
-  double run_seconds = 0;     // the runs' time up to this unit
-  double worker_seconds = 0;  // the units' seconds up to this one
-  std::uint64_t units = 0;    // units applied
-  int lower = 0, upper = 0;   // the position's bounds, South minus North
+  double run_seconds = 0;                       // the runs' time up to this unit
+  double worker_seconds = 0;                    // the units' seconds up to this one
+  std::uint64_t units = 0;                      // units applied
+  int lower = 0, upper = 0;                     // the position's bounds, South minus North
   std::vector<int> sowing_lower, sowing_upper;  // each first sowing's (JobHistory::sowing_pits)
 };
 

@@ -4,6 +4,7 @@
 
 #include "solver/job/history.hpp"
 #include "solver/job/job.hpp"
+#include "solver/job/stopped_run.hpp"
 #include "testing/scratch_dir.hpp"
 
 using namespace kalah;
@@ -15,22 +16,12 @@ TEST_CASE("job history: bounds narrow from the seeds' to the job's, over two run
   job::JobSpec spec;
   spec.pits = 4;
   spec.position = p;
-  job::init_job(dir.path / "j", spec);
   job::LocalRun run;
   run.session.table_bytes = std::uint64_t(16) << 20;
   run.session.threads = 1;
   run.workers = 2;
   run.run.unit_seconds = run.run.max_unit_seconds = 1e-4;
-  std::atomic<bool> cancel{false};
-  int answers = 0;
-  run.run.cancel = &cancel;
-  run.run.log_seconds = 0;
-  run.run.log = [&](const std::string&) {
-    if (++answers >= 10) cancel = true;
-  };
-  REQUIRE_FALSE(job::run_local_job(dir.path / "j", run).finished);
-  run.run.cancel = nullptr;
-  run.run.log = nullptr;
+  job::run_stopped(dir.path / "j", spec, run, 10);
   REQUIRE(job::run_local_job(dir.path / "j", run).finished);
 
   const job::JobHistory h = job::job_history(dir.path / "j");

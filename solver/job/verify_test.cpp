@@ -8,6 +8,7 @@
 #include <set>
 
 #include "solver/job/job.hpp"
+#include "solver/job/stopped_run.hpp"
 #include "solver/job/verify.hpp"
 #include "solver/reference/reference_solver.hpp"
 #include "solver/sqlite/sqlite.hpp"
@@ -100,17 +101,7 @@ TEST_CASE("job verify: finished jobs pass, every unit confirmed, every value rul
 TEST_CASE("job verify: a job stopped part way passes, its bounds so far from the units", "[job][verify]") {
   ScratchDir dir("verify");
   const Position p = Position::start(4, 3);
-  job::init_job(dir.path / "j", spec_of(p, Rules{}));
-  std::atomic<bool> cancel{false};
-  int answers = 0;
-  job::LocalRun run = small_run();
-  run.run.cancel = &cancel;
-  run.run.log_seconds = 0;  // a call for every unit answered
-  run.run.log = [&](const std::string&) {
-    if (++answers >= 6) cancel = true;
-  };
-  const job::RunSummary s = job::run_local_job(dir.path / "j", run);
-  REQUIRE_FALSE(s.finished);
+  job::run_stopped(dir.path / "j", spec_of(p, Rules{}), small_run(), 6);
   const job::JobStatus st = job::job_status(dir.path / "j");
   const job::VerifyReport r = job::verify_job(dir.path / "j", checker(), every_unit());
   CHECK(r.passed());
@@ -231,16 +222,7 @@ TEST_CASE("job verify: a forgery consistent up to the root is found by solving t
   ScratchDir dir("verify");
   const std::filesystem::path j = dir.path / "j";
   const Rules rules = Rules::preset("standard");
-  job::init_job(j, spec_of(Position::start(4, 3), rules));
-  std::atomic<bool> cancel{false};
-  int answers = 0;
-  job::LocalRun run = small_run();
-  run.run.cancel = &cancel;
-  run.run.log_seconds = 0;
-  run.run.log = [&](const std::string&) {
-    if (++answers >= 8) cancel = true;
-  };
-  REQUIRE_FALSE(job::run_local_job(j, run).finished);  // no report: the units alone decide
+  job::run_stopped(j, spec_of(Position::start(4, 3), rules), small_run(), 8);  // no report: the units alone decide
   ReferenceSolver reference(4, rules.value_rules());
   for (const bool above : {true, false}) {
     INFO((above ? "a lower bound above the value" : "an upper bound below it"));

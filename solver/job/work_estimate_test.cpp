@@ -8,6 +8,7 @@
 #include "solver/api/session.hpp"
 #include "solver/db/store.hpp"
 #include "solver/job/job.hpp"
+#include "solver/job/stopped_run.hpp"
 #include "solver/job/work_estimate.hpp"
 #include "testing/scratch_dir.hpp"
 
@@ -171,19 +172,12 @@ TEST_CASE("job estimate: North to move, database ends, --db-seeds, a partly run 
   CHECK(database_ends > 0);
   // The default margin is one the job has not decided, whichever side moves.
   ScratchDir dir2("estimate");
-  job::init_job(dir2.path / "j", spec_of(Position::start(4, 3)));
-  std::atomic<bool> cancel{false};
-  int answers = 0;
   job::LocalRun run;
   run.session = small_session();
   run.workers = 2;
   run.run.unit_seconds = run.run.max_unit_seconds = 1e-4;
-  run.run.cancel = &cancel;
-  run.run.log_seconds = 0;
-  run.run.log = [&](const std::string&) {
-    if (++answers >= 8) cancel = true;
-  };
-  REQUIRE_FALSE(job::run_local_job(dir2.path / "j", run).finished);
+  // Kalah(5,3) with the openings: three units cannot decide it, whatever the load.
+  job::run_stopped(dir2.path / "j", spec_of(Position::start(5, 3), true), run, 3);
   job::WorkEstimateOptions d;
   d.depth = 2;
   d.probes = 4;
