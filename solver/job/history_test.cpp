@@ -4,7 +4,7 @@
 
 #include "solver/job/history.hpp"
 #include "solver/job/job.hpp"
-#include "solver/job/stopped_run.hpp"
+#include "solver/job/job_testing.hpp"
 #include "testing/scratch_dir.hpp"
 
 using namespace kalah;
@@ -13,14 +13,8 @@ using kalah::test::ScratchDir;
 TEST_CASE("job history: bounds narrow from the seeds' to the job's, over two runs", "[job][history]") {
   ScratchDir dir("history");
   const Position p = Position::start(4, 3);  // value +6
-  job::JobSpec spec;
-  spec.pits = 4;
-  spec.position = p;
-  job::LocalRun run;
-  run.session.table_bytes = std::uint64_t(16) << 20;
-  run.session.threads = 1;
-  run.workers = 2;
-  run.run.unit_seconds = run.run.max_unit_seconds = 1e-4;
+  const job::JobSpec spec = job::spec_of(p, Rules{});
+  job::LocalRun run = job::small_run(2, 1e-4);
   job::run_stopped(dir.path / "j", spec, run, 10);
   REQUIRE(job::run_local_job(dir.path / "j", run).finished);
 

@@ -13,6 +13,7 @@
 #include "solver/api/reports.hpp"
 #include "solver/db/directory_lock.hpp"
 #include "solver/job/job.hpp"
+#include "solver/job/job_testing.hpp"
 #include "solver/job/worker_pool.hpp"
 #include "solver/reference/reference_solver.hpp"
 #include "solver/sqlite/sqlite.hpp"
@@ -20,6 +21,8 @@
 #include "testing/scratch_dir.hpp"
 
 using namespace kalah;
+using kalah::job::small_run;
+using kalah::job::spec_of;
 using kalah::test::ScratchDir;
 
 namespace {
@@ -28,27 +31,6 @@ api::Json reference_openings(const Position& p, const Rules& rules) {
   ReferenceSolver reference(p.pits, rules.value_rules());
   const Oracle oracle = [&](const Board& b) { return reference.value(b); };
   return api::without_statistics(api::to_json(api::openings_from(p, rules, oracle)));
-}
-
-// Units of `unit_seconds`, growing to `max_unit_seconds` (by default not at all: a unit over
-// budget has its leaf expanded at once, so the top tree grows most).
-job::LocalRun small_run(int workers, double unit_seconds, double max_unit_seconds = 0) {
-  job::LocalRun run;
-  run.session.table_bytes = std::uint64_t(16) << 20;
-  run.session.threads = 1;
-  run.workers = workers;
-  run.run.unit_seconds = unit_seconds;
-  run.run.max_unit_seconds = max_unit_seconds > 0 ? max_unit_seconds : unit_seconds;
-  return run;
-}
-
-job::JobSpec spec_of(const Position& p, const Rules& rules, bool openings = true) {
-  job::JobSpec s;
-  s.pits = p.pits;
-  s.rules = rules;
-  s.position = p;
-  s.openings = openings;
-  return s;
 }
 
 api::Json report_of(const job::RunSummary& s) { return api::without_statistics(api::Json::parse(s.report_json)); }

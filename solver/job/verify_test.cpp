@@ -8,7 +8,7 @@
 #include <set>
 
 #include "solver/job/job.hpp"
-#include "solver/job/stopped_run.hpp"
+#include "solver/job/job_testing.hpp"
 #include "solver/job/verify.hpp"
 #include "solver/reference/reference_solver.hpp"
 #include "solver/sqlite/sqlite.hpp"
@@ -16,29 +16,13 @@
 #include "testing/scratch_dir.hpp"
 
 using namespace kalah;
+using kalah::job::spec_of;
 using kalah::test::ScratchDir;
 
 namespace {
 
 // Units too short to finish, so the tree grows and tests decide it.
-job::LocalRun small_run(double unit_seconds = 1e-4) {
-  job::LocalRun run;
-  run.session.table_bytes = std::uint64_t(16) << 20;
-  run.session.threads = 1;
-  run.workers = 2;
-  run.run.unit_seconds = unit_seconds;
-  run.run.max_unit_seconds = unit_seconds;
-  return run;
-}
-
-job::JobSpec spec_of(const Position& p, const Rules& rules, bool openings = true) {
-  job::JobSpec s;
-  s.pits = p.pits;
-  s.rules = rules;
-  s.position = p;
-  s.openings = openings;
-  return s;
-}
+job::LocalRun small_run() { return job::small_run(2, 1e-4); }
 
 api::SessionConfig checker() {
   api::SessionConfig c;

@@ -8,7 +8,7 @@
 #include "solver/api/session.hpp"
 #include "solver/db/store.hpp"
 #include "solver/job/job.hpp"
-#include "solver/job/stopped_run.hpp"
+#include "solver/job/job_testing.hpp"
 #include "solver/job/work_estimate.hpp"
 #include "testing/scratch_dir.hpp"
 
@@ -24,13 +24,7 @@ api::SessionConfig small_session() {
   return c;
 }
 
-job::JobSpec spec_of(const Position& p, bool openings = false) {
-  job::JobSpec s;
-  s.pits = p.pits;
-  s.position = p;
-  s.openings = openings;
-  return s;
-}
+job::JobSpec spec_of(const Position& p, bool openings = false) { return job::spec_of(p, Rules{}, openings); }
 
 }  // namespace
 
@@ -172,10 +166,7 @@ TEST_CASE("job estimate: North to move, database ends, --db-seeds, a partly run 
   CHECK(database_ends > 0);
   // The default margin is one the job has not decided, whichever side moves.
   ScratchDir dir2("estimate");
-  job::LocalRun run;
-  run.session = small_session();
-  run.workers = 2;
-  run.run.unit_seconds = run.run.max_unit_seconds = 1e-4;
+  const job::LocalRun run = job::small_run(2, 1e-4);
   // Kalah(5,3) with the openings: three units cannot decide it, whatever the load.
   job::run_stopped(dir2.path / "j", spec_of(Position::start(5, 3), true), run, 3);
   job::WorkEstimateOptions d;

@@ -1,4 +1,5 @@
-// solver/job/stopped_run.hpp — for tests: a job stopped part way, reliably.
+// solver/job/job_testing.hpp — for the job's tests: a job's description, a run with small
+// units, and a job stopped part way, reliably.
 //
 // A run told to stop after a few answered units can still finish first: under load a unit's
 // budget thread wakes late and a small game's units complete (CI saw a Kalah(4,3) job finish
@@ -7,6 +8,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -14,6 +16,28 @@
 #include "solver/job/job.hpp"
 
 namespace kalah::job {
+
+inline JobSpec spec_of(const Position& p, const Rules& rules, bool openings = true) {
+  JobSpec s;
+  s.pits = p.pits;
+  s.rules = rules;
+  s.position = p;
+  s.openings = openings;
+  return s;
+}
+
+// `workers` threads, one thread and 16 MiB of table each, units of `unit_seconds` growing to
+// `max_unit_seconds` (by default not at all: a unit over budget has its leaf expanded at once,
+// so the top tree grows most).
+inline LocalRun small_run(int workers, double unit_seconds, double max_unit_seconds = 0) {
+  LocalRun run;
+  run.session.table_bytes = std::uint64_t(16) << 20;
+  run.session.threads = 1;
+  run.workers = workers;
+  run.run.unit_seconds = unit_seconds;
+  run.run.max_unit_seconds = max_unit_seconds > 0 ? max_unit_seconds : unit_seconds;
+  return run;
+}
 
 // Creates the job `spec` in `dir` (removing what is there) and runs it with `run` until the
 // run has answered `answers` units, then stops it. Tries again from scratch when the job
@@ -33,8 +57,7 @@ inline RunSummary run_stopped(const std::filesystem::path& dir, const JobSpec& s
     RunSummary s = run_local_job(dir, run);
     if (!s.finished) return s;
   }
-  throw std::runtime_error("run_stopped: the job finished before " + std::to_string(answers) +
-                           " units in every try");
+  throw std::runtime_error("run_stopped: the job finished before " + std::to_string(answers) + " units in every try");
 }
 
 }  // namespace kalah::job
