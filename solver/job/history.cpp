@@ -34,9 +34,7 @@ JobHistory job_history(const std::filesystem::path& dir) {
     point.sowing_lower.clear();
     point.sowing_upper.clear();
     for (const TopEdge& e : n.edges) {
-      const TopNode& c = tree.node(e.child);
-      const int lo = e.extra_turn ? e.stored + c.lower : e.stored - c.upper;
-      const int hi = e.extra_turn ? e.stored + c.upper : e.stored - c.lower;
+      const auto [lo, hi] = tree.bounds_through(e);
       const auto [ml, mu] = margins(p, lo, hi);
       point.sowing_lower.push_back(ml);
       point.sowing_upper.push_back(mu);

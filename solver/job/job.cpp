@@ -90,8 +90,8 @@ JobStatus job_status(const fs::path& dir) {
     for (const TopEdge& e : n.edges) {
       pits.push_back(e.pit);
       const TopNode& c = tree.node(e.child);
-      const int lo = e.extra_turn ? banked + e.stored + c.lower : banked + e.stored - c.upper;
-      const int hi = e.extra_turn ? banked + e.stored + c.upper : banked + e.stored - c.lower;
+      const auto [through_lo, through_hi] = tree.bounds_through(e);
+      const int lo = banked + through_lo, hi = banked + through_hi;
       BoundsRow row;
       row.pits = pits;
       row.extra_turn = e.extra_turn;

@@ -101,12 +101,18 @@ void TopTree::restore_edges(int id, const std::vector<TopEdge>& edges) {
   for (const TopEdge& e : n.edges) nodes_[static_cast<std::size_t>(e.child)].parents.push_back(id);
 }
 
+std::pair<int, int> TopTree::bounds_through(const TopEdge& e) const {
+  const TopNode& c = node(e.child);
+  return e.extra_turn ? std::pair{value_through(e.stored, true, c.lower), value_through(e.stored, true, c.upper)}
+                      : std::pair{value_through(e.stored, false, c.upper), value_through(e.stored, false, c.lower)};
+}
+
 std::pair<int, int> TopTree::bounds_from_children(const TopNode& n) const {
   int lo = -kMaxSeeds - 1, hi = -kMaxSeeds - 1;  // below any value; an expanded node has an edge
   for (const TopEdge& e : n.edges) {
-    const TopNode& c = node(e.child);
-    lo = std::max(lo, e.extra_turn ? value_through(e.stored, true, c.lower) : value_through(e.stored, false, c.upper));
-    hi = std::max(hi, e.extra_turn ? value_through(e.stored, true, c.upper) : value_through(e.stored, false, c.lower));
+    const auto [elo, ehi] = bounds_through(e);
+    lo = std::max(lo, elo);
+    hi = std::max(hi, ehi);
   }
   return {lo, hi};
 }

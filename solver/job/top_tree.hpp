@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "engine/board.hpp"
@@ -89,6 +90,13 @@ class TopTree {
   void set_guess(int id, int guess) { nodes_[static_cast<std::size_t>(id)].guess = guess; }
   void add_in_flight(int id, int delta) { nodes_[static_cast<std::size_t>(id)].in_flight += delta; }
 
+  // Bounds on a node's value through its edge e: the seeds the sowing banked and the child's
+  // bounds (added with an extra turn, else the child's other bound subtracted).
+  std::pair<int, int> bounds_through(const TopEdge& e) const;
+  // The question an edge asks its child for "v(parent) >= gamma": the child's gamma, and
+  // whether its answer is negated (no extra turn: the child's mover is the opponent).
+  static Question edge_question(const TopEdge& e, int gamma, bool* negated);
+
   // Decided tests: +1 true, -1 false, 0 undecided.
   int decided(int id, int gamma) const;
 
@@ -107,8 +115,6 @@ class TopTree {
  private:
   using Memo = std::unordered_map<std::uint64_t, Numbers>;
   Numbers numbers(int id, int gamma, Memo& memo, int depth) const;
-  // The edge's question: the child's gamma, and whether its answer is negated.
-  static Question edge_question(const TopEdge& e, int gamma, bool* negated);
   std::pair<int, int> bounds_from_children(const TopNode& n) const;
   void propagate(int id, std::vector<int>* changed);
 

@@ -195,7 +195,10 @@ WorkEstimate estimate_work(const fs::path& dir, api::SessionConfig session, cons
       // The child's test "v(c) >= child_gamma" (negated without an extra turn, where the
       // child's mover is the opponent), and whether the job's tree has already refuted this
       // sowing for the test here.
-      auto child_gamma = [&](const Child& c) { return c.extra ? gamma - c.stored : c.stored - gamma + 1; };
+      auto child_gamma = [&](const Child& c) {
+        bool negated = false;
+        return TopTree::edge_question(TopEdge{-1, c.pit, c.stored, c.extra}, gamma, &negated).gamma;
+      };
       auto refuted = [&](const Child& c) {
         const auto id = tree.find(c.board);
         if (!id) return false;
