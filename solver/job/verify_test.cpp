@@ -5,7 +5,9 @@
 #include "testing/catch.hpp"
 
 #include <atomic>
+#include <optional>
 #include <set>
+#include <utility>
 
 #include "solver/job/job.hpp"
 #include "solver/job/job_testing.hpp"
@@ -148,11 +150,13 @@ TEST_CASE("job verify: tampered stores fail, naming what is wrong", "[job][verif
 
   SECTION("a unit's bounds moved by 2: the units conflict, and solved again it is contradicted") {
     const std::filesystem::path c = copy("moved");
-    // The last complete value unit: the exact value of its node, which the tree holds.
+    // The last unit whose lower bound is its node's exact value (a value unit, or a test that
+    // proved it: a run may finish without a complete value unit): moved up, it claims too much.
     const std::int64_t unit = one_number(c,
-                                         "SELECT MAX(u.id) FROM unit u JOIN node n ON n.id = u.node WHERE u.question = "
-                                         "'value' AND u.complete = 1 AND u.lower = u.upper AND u.lower + 2 <= n.seeds");
-    tamper(c, "UPDATE unit SET lower = lower + 2, upper = upper + 2 WHERE id = " + std::to_string(unit));
+                                         "SELECT IFNULL(MAX(u.id), -1) FROM unit u JOIN node n ON n.id = u.node WHERE "
+                                         "n.lower = n.upper AND u.lower = n.lower AND u.lower + 2 <= n.seeds");
+    REQUIRE(unit > 0);
+    tamper(c, "UPDATE unit SET lower = lower + 2, upper = MAX(upper, lower + 2) WHERE id = " + std::to_string(unit));
     const job::VerifyReport r = job::verify_job(c, checker(), every_unit());
     CHECK_FALSE(r.passed());
     CHECK(r.conflicts + r.unjustified > 0);
@@ -165,10 +169,11 @@ TEST_CASE("job verify: tampered stores fail, naming what is wrong", "[job][verif
   SECTION("the units of a node lost: its stored bounds are unjustified") {
     const std::filesystem::path c = copy("lost");
     // A leaf (not terminal) whose exact value came from its units.
-    const std::int64_t node = one_number(c,
-                                         "SELECT MIN(n.id) FROM node n WHERE n.expanded = 0 AND n.lower = n.upper AND "
-                                         "EXISTS (SELECT 1 FROM unit u WHERE u.node = n.id) AND "
-                                         "n.seeds > 0");
+    const std::int64_t node =
+        one_number(c,
+                   "SELECT IFNULL(MIN(n.id), -1) FROM node n WHERE n.expanded = 0 AND n.lower = "
+                   "n.upper AND EXISTS (SELECT 1 FROM unit u WHERE u.node = n.id) AND n.seeds > 0");
+    REQUIRE(node > 0);
     tamper(c, "DELETE FROM unit WHERE node = " + std::to_string(node));
     const job::VerifyReport r = job::verify_job(c, checker(), every_unit());
     CHECK_FALSE(r.passed());
@@ -188,9 +193,15 @@ TEST_CASE("job verify: tampered stores fail, naming what is wrong", "[job][verif
   }
   SECTION("a node's stored bounds widened: the store is behind its units") {
     const std::filesystem::path c = copy("behind");
-    tamper(c,
-           "UPDATE node SET lower = lower - 2 WHERE id = (SELECT MIN(id) FROM node WHERE expanded = 0 AND "
-           "lower = upper AND seeds > 2 AND lower > -seeds + 2)");
+    // A leaf whose lower bound one of its units proves. (Not "an exact leaf": a tree where every
+    // exact leaf is terminal or at the lowest margin has none, and terminal boards' bounds are not
+    // read from the store.)
+    const std::int64_t node = one_number(c,
+                                         "SELECT IFNULL(MIN(n.id), -1) FROM node n WHERE n.expanded = 0 AND "
+                                         "n.lower > -n.seeds + 2 AND EXISTS (SELECT 1 FROM unit u WHERE "
+                                         "u.node = n.id AND u.lower >= n.lower)");
+    REQUIRE(node > 0);
+    tamper(c, "UPDATE node SET lower = lower - 2 WHERE id = " + std::to_string(node));
     // load_tree takes the stored bounds (a wider one is valid); the units prove more.
     const job::VerifyReport r = job::verify_job(c, checker(), every_unit());
     CHECK(r.behind > 0);
@@ -199,6 +210,38 @@ TEST_CASE("job verify: tampered stores fail, naming what is wrong", "[job][verif
   }
 }
 
+namespace {
+
+// A lie one unit of `units` could tell about a node the tree leaves open: its bound on the side
+// `above` (a lower bound above the value) or not (an upper bound below it) moved onto the value's
+// far side, and the tree the runs would have built with it. Nothing when every such lie
+// contradicts another unit (the propagation check finds those) or no node is open.
+std::optional<std::pair<job::UnitRecord, job::TopTree>> forgery(const job::TopTree& stored,
+                                                                const std::vector<job::UnitRecord>& units,
+                                                                ReferenceSolver& reference, bool above) {
+  for (const job::UnitRecord& u : units) {
+    const job::TopNode& n = stored.node(u.node);
+    if (n.expanded || n.terminal || n.lower == n.upper) continue;
+    const int v = reference.value(n.board);
+    if (above ? v == n.upper : v == n.lower) continue;
+    job::UnitRecord f = u;
+    f.lower = f.upper = above ? n.upper : n.lower;  // inside every other unit's claim
+    job::TopTree t = stored.skeleton();
+    try {
+      for (const job::UnitRecord& w : units) {
+        const job::UnitRecord& x = w.id == f.id ? f : w;
+        t.tighten(x.node, x.lower, x.upper);
+      }
+    } catch (const std::logic_error&) {
+      continue;
+    }
+    return std::make_pair(f, std::move(t));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 TEST_CASE("job verify: a forgery consistent up to the root is found by solving the unit again", "[job][verify]") {
   // A run whose worker lied: one unit claims a bound its board's value breaks, and the store's
   // nodes are what the units give (the run propagated the lie). Only solving the unit again
@@ -206,8 +249,18 @@ TEST_CASE("job verify: a forgery consistent up to the root is found by solving t
   ScratchDir dir("verify");
   const std::filesystem::path j = dir.path / "j";
   const Rules rules = Rules::preset("standard");
-  job::run_stopped(j, spec_of(Position::start(4, 3), rules), small_run(), 8);  // no report: the units alone decide
   ReferenceSolver reference(4, rules.value_rules());
+  // A stopped run (no report: the units alone decide) with an open node to lie about on each
+  // side; how far a run of 8 units gets depends on timing, so the job is made again until so.
+  bool open_both_sides = false;
+  for (int attempt = 0; attempt < 20 && !open_both_sides; ++attempt) {
+    job::run_stopped(j, spec_of(Position::start(4, 3), rules), small_run(), 8);
+    job::JobStore store(j, true);
+    const job::TopTree stored = store.load_tree();
+    const std::vector<job::UnitRecord> units = store.units(stored.size());
+    open_both_sides = forgery(stored, units, reference, true) && forgery(stored, units, reference, false);
+  }
+  REQUIRE(open_both_sides);
   for (const bool above : {true, false}) {
     INFO((above ? "a lower bound above the value" : "an upper bound below it"));
     const std::filesystem::path c = dir.path / (above ? "above" : "below");
@@ -215,43 +268,21 @@ TEST_CASE("job verify: a forgery consistent up to the root is found by solving t
     std::filesystem::copy_file(j / job::kStoreFile, c / job::kStoreFile);
     job::JobStore store(c, true);
     const job::TopTree stored = store.load_tree();
-    const std::vector<job::UnitRecord> units = store.units(stored.size());
-    std::optional<job::UnitRecord> forged;
-    std::optional<job::TopTree> lie;
-    for (const job::UnitRecord& u : units) {
-      const job::TopNode& n = stored.node(u.node);
-      if (n.expanded || n.terminal || n.lower == n.upper) continue;
-      const int v = reference.value(n.board);
-      if (above ? v == n.upper : v == n.lower) continue;
-      job::UnitRecord f = u;
-      f.lower = f.upper = above ? n.upper : n.lower;  // inside every other unit's claim
-      // The tree the runs would have built with the lie: the units again, the forged one changed.
-      job::TopTree t = stored.skeleton();
-      try {
-        for (const job::UnitRecord& w : units) {
-          const job::UnitRecord& x = w.id == f.id ? f : w;
-          t.tighten(x.node, x.lower, x.upper);
-        }
-      } catch (const std::logic_error&) {
-        continue;  // the lie contradicts another unit: the propagation check would find it
-      }
-      forged = f;
-      lie.emplace(std::move(t));
-      break;
-    }
-    REQUIRE(forged);
-    std::vector<int> every(static_cast<std::size_t>(lie->size()));
-    for (int id = 0; id < lie->size(); ++id) every[static_cast<std::size_t>(id)] = id;
-    store.save(*lie, every);
-    tamper(c, "UPDATE unit SET lower = " + std::to_string(forged->lower) +
-                  ", upper = " + std::to_string(forged->upper) + " WHERE id = " + std::to_string(forged->id));
+    auto lie = forgery(stored, store.units(stored.size()), reference, above);
+    REQUIRE(lie);
+    const job::UnitRecord& forged = lie->first;
+    std::vector<int> every(static_cast<std::size_t>(lie->second.size()));
+    for (int id = 0; id < lie->second.size(); ++id) every[static_cast<std::size_t>(id)] = id;
+    store.save(lie->second, every);
+    tamper(c, "UPDATE unit SET lower = " + std::to_string(forged.lower) + ", upper = " + std::to_string(forged.upper) +
+                  " WHERE id = " + std::to_string(forged.id));
     const job::VerifyReport r = job::verify_job(c, checker(), every_unit());
     CHECK(r.findings.empty());  // consistent all the way up
     CHECK(r.contradicted == 1);
     CHECK_FALSE(r.passed());
     bool found = false;
     for (const job::UnitCheck& k : r.checks)
-      if (k.unit.id == forged->id) found = k.verdict == job::UnitCheck::Verdict::contradicted;
+      if (k.unit.id == forged.id) found = k.verdict == job::UnitCheck::Verdict::contradicted;
     CHECK(found);
   }
 }
