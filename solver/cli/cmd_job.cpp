@@ -276,6 +276,7 @@ int run_estimate(const Args& args) {
   options.add_options()
       ("dir", po::value<std::string>()->required(), "job directory")
       ("margin", po::value<int>(), "the test: South minus North >= this margin (default: the margin a quick estimate guesses, within the job's bounds)")
+      ("expect", po::value<std::string>(), "true or false: the test's answer, assumed along the whole walk instead of each board's quick estimate (default: the estimates)")
       ("depth", po::value<int>()->default_value(6), "sowings from the position to the frontier, whose tests are solved and timed")
       ("probes", po::value<int>()->default_value(32), "random walks to the frontier")
       ("seed", po::value<std::uint64_t>(), "the walks' seed (default: a random one, printed)")
@@ -285,16 +286,22 @@ int run_estimate(const Args& args) {
   options.add(search_options());
   po::variables_map vm;
   const auto pos = dir_positional();
-  if (!parse_command("job estimate",
-                     "DIR [--margin G] [--depth D] [--probes N] [--seed S] [--leaf-seconds S] [--db DIR] "
-                     "[--db-seeds K] [--threads T] [--tt-memory SIZE] [--json]",
-                     options, args, vm, &pos))
+  if (!parse_command(
+          "job estimate",
+          "DIR [--margin G] [--expect true|false] [--depth D] [--probes N] [--seed S] [--leaf-seconds S] [--db DIR] "
+          "[--db-seeds K] [--threads T] [--tt-memory SIZE] [--json]",
+          options, args, vm, &pos))
     return 0;
   const std::string dir = vm["dir"].as<std::string>();
   job::WorkEstimateOptions o;
   if (vm.count("margin")) {
     o.margin = vm["margin"].as<int>();
     if (*o.margin < -1000 || *o.margin > 1000) throw UsageError("--margin must be between -1000 and 1000");
+  }
+  if (vm.count("expect")) {
+    const std::string e = vm["expect"].as<std::string>();
+    if (e != "true" && e != "false") throw UsageError("--expect must be true or false, not " + kalah::quoted(e));
+    o.expect = e == "true";
   }
   o.depth = vm["depth"].as<int>();
   if (o.depth < 0 || o.depth > 200) throw UsageError("--depth must be between 0 and 200");
@@ -315,7 +322,10 @@ int run_estimate(const Args& args) {
               << "position  " << e.spec.position.to_text() << ", " << rules_text(e.spec.rules) << "\n"
               << "test      South minus North >= " << signed_value(e.margin)
               << " (job so far: " << bounds_text(e.job_lower, e.job_upper) << "; a quick estimate says "
-              << signed_value(e.guess) << ", so the test is expected " << (e.expected ? "true" : "false") << ")\n";
+              << signed_value(e.guess)
+              << (e.assumed ? std::string("; assumed ") + (e.expected ? "true" : "false") + " (--expect)"
+                            : std::string(", so the test is expected ") + (e.expected ? "true" : "false"))
+              << ")\n";
     if (e.decided) {
       std::cout << "left      nothing: the job has decided this test\n";
     } else {

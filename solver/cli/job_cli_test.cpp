@@ -140,6 +140,14 @@ TEST_CASE("cli job estimate: the work left, text and JSON; bad options exit 2", 
   CHECK(j["probes"] == 4);
   CHECK(j["depth"] == 2);
   CHECK(j["cpu_seconds"]["mean"].get<double>() >= 0);
+  CHECK(j["assumed"] == false);
+  r = run_kalah("job estimate " + d +
+                " --margin 6 --expect false --depth 1 --probes 2 --seed 2 --threads 1 --tt-memory 16M");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("assumed false (--expect)") != std::string::npos);
+  r = run_kalah("job estimate " + d + " --expect maybe");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--expect must be true or false, not 'maybe'") != std::string::npos);
   r = run_kalah("job history " + d);
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.rfind("unit,run,run_seconds,worker_seconds,units,lower,upper\n0,0,0.000,0.000,0,-24,24\n", 0) == 0);

@@ -30,7 +30,8 @@ double process_cpu_seconds() {
 struct Leaf {
   double seconds = 0;
   std::uint64_t nodes = 0;
-  bool complete = true, surprise = false;
+  bool complete = true;
+  bool proved = false;  // complete, and v >= gamma
 };
 
 // The p-quantile of sorted `x` (nearest rank).
@@ -102,7 +103,8 @@ WorkEstimate estimate_work(const fs::path& dir, api::SessionConfig session, cons
   // move: v <= margin(p) - margin, the negation of v >= margin(p) - margin + 1; deciding either
   // costs the same). The expected answer is the one the walk assumes at the root.
   const int g0 = south ? r.margin - p.margin() : p.margin() - r.margin + 1;
-  r.expected = (root_estimate >= g0) == south;
+  r.expected = options.expect.value_or((root_estimate >= g0) == south);
+  r.assumed = options.expect.has_value();
   if (const int d = tree.decided(0, g0); d != 0) {
     r.decided = true;
     return r;
@@ -133,7 +135,7 @@ WorkEstimate estimate_work(const fs::path& dir, api::SessionConfig session, cons
     leaf.seconds = cpu;
     leaf.nodes = out.nodes;
     leaf.complete = out.complete;
-    leaf.surprise = out.complete && ((out.lower >= gamma) != (estimate(b) >= gamma));
+    leaf.proved = out.complete && out.lower >= gamma;
     r.measured_seconds += cpu;
     ++r.leaves_solved;
     leaves[b].emplace(gamma, leaf);
@@ -151,6 +153,10 @@ WorkEstimate estimate_work(const fs::path& dir, api::SessionConfig session, cons
     WorkProbe w;
     Board b = root;
     int gamma = g0;
+    // "v >= gamma" is expected true here: the assumed answer carried down the walk (flipped
+    // where a sowing hands the move over), or else the board's estimate.
+    bool assumed_true = r.expected == south;
+    auto expected_true = [&] { return r.assumed ? assumed_true : estimate(b) >= gamma; };
     bool stopped = false;
     for (int depth = 0;; ++depth) {
       int remainder = 0;
@@ -176,7 +182,7 @@ WorkEstimate estimate_work(const fs::path& dir, api::SessionConfig session, cons
         w.seconds = leaf->seconds;
         w.nodes = leaf->nodes;
         w.complete = leaf->complete;
-        w.surprise = leaf->surprise;
+        w.surprise = leaf->complete && leaf->proved != expected_true();
         break;
       }
       struct Child {
@@ -195,9 +201,11 @@ WorkEstimate estimate_work(const fs::path& dir, api::SessionConfig session, cons
       // The child's test "v(c) >= child_gamma" (negated without an extra turn, where the
       // child's mover is the opponent), and whether the job's tree has already refuted this
       // sowing for the test here.
-      auto child_gamma = [&](const Child& c) {
-        bool negated = false;
-        return TopTree::edge_question(TopEdge{-1, c.pit, c.stored, c.extra}, gamma, &negated).gamma;
+      auto child_gamma = [&](const Child& c, bool* negated = nullptr) {
+        bool flip = false;
+        const int g = TopTree::edge_question(TopEdge{-1, c.pit, c.stored, c.extra}, gamma, &flip).gamma;
+        if (negated) *negated = flip;
+        return g;
       };
       auto refuted = [&](const Child& c) {
         const auto id = tree.find(c.board);
@@ -206,7 +214,8 @@ WorkEstimate estimate_work(const fs::path& dir, api::SessionConfig session, cons
         return c.extra ? d == -1 : d == 1;
       };
       std::size_t next = children.size();
-      if (estimate(b) >= gamma) {
+      const bool true_here = expected_true();
+      if (true_here) {
         // Expected true: the sowing the estimates rate best, of those not refuted, proves it.
         int best = 0;
         for (std::size_t i = 0; i < children.size(); ++i) {
@@ -219,14 +228,21 @@ WorkEstimate estimate_work(const fs::path& dir, api::SessionConfig session, cons
           }
         }
       }
-      if (next == children.size()) {
+      // (Expected true but every sowing refuted by the job: the expectation is wrong here, and
+      // the walk goes on as for false.)
+      const bool one_sowing = next != children.size();
+      if (!one_sowing) {
         // Expected false: every sowing must be refuted; one stands for all of them (drawn by
         // the standard's Mersenne Twister alone, so a seed draws the same walks everywhere).
         next = static_cast<std::size_t>(random() % children.size());
         w.weight *= static_cast<double>(children.size());
       }
       const Child& c = children[next];
-      gamma = child_gamma(c);
+      bool negated = false;
+      gamma = child_gamma(c, &negated);
+      // One sowing proves a true test: the child's test is as expected here, negated where the
+      // move passes; refuting every sowing of a false one likewise.
+      assumed_true = one_sowing != negated;
       b = c.board;
       w.pits.push_back(c.pit);
     }
@@ -278,6 +294,7 @@ api::Json to_json(const WorkEstimate& e) {
   j["rules"] = api::rules_json(e.spec.rules);
   j["margin"] = e.margin;
   j["expected"] = e.expected;
+  j["assumed"] = e.assumed;
   j["guess"] = e.guess;
   j["job_lower"] = e.job_lower;
   j["job_upper"] = e.job_upper;

@@ -5,7 +5,8 @@
 // The test is "South minus North >= margin" at the job's position, "v >= gamma" on its board's
 // remainder value v. A probe walks from the position down to a frontier `depth` sowings deep.
 // At each board the test is expected to come out as a quick estimate of v says
-// (search::Solver::estimate):
+// (search::Solver::estimate), or as an answer assumed at the position implies
+// (WorkEstimateOptions::expect):
 //   expected true  — one sowing proves it: the probe follows the sowing whose estimate is
 //                    best, its weight unchanged;
 //   expected false — every sowing must be refuted: the probe follows one of them at random
@@ -42,6 +43,11 @@ struct WorkEstimateOptions {
   // The test: South minus North >= margin. None: the margin a quick estimate guesses (within
   // the job's bounds), the test the guess makes hardest.
   std::optional<int> margin;
+  // The test's answer, assumed instead of estimated: every board of the walk then expects what
+  // that answer implies there (a proof's boards alternate: one sowing where the side the answer
+  // favours moves, every sowing where the other does), whatever the estimates say. None: each
+  // board expects what its estimate says.
+  std::optional<bool> expect;
   int depth = 6;  // sowings from the position to the frontier
   int probes = 32;
   std::uint64_t seed = 0;
@@ -69,6 +75,7 @@ struct WorkEstimate {
   JobSpec spec;
   int margin = 0;         // the test at the position: South minus North >= margin
   bool expected = false;  // the test's expected answer
+  bool assumed = false;   // `expected` was given (WorkEstimateOptions::expect), not estimated
   int guess = 0;          // the estimate of the position's value (South minus North)
   int job_lower = 0, job_upper = 0;
   bool decided = false;  // the job already decides the test: nothing is left

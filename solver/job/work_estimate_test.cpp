@@ -98,6 +98,49 @@ TEST_CASE("job estimate: probes follow their seed; weights are products of branc
   CHECK(stopped.probes.empty());
 }
 
+TEST_CASE("job estimate: --expect carries the assumed answer down the walk", "[job][estimate]") {
+  // "South minus North >= G" assumed true: one sowing proves it where South moves, every sowing
+  // must be refuted where North moves; assumed false, the reverse. So a probe's weight is the
+  // product of the sowings at the boards where the side the answer does not favour moves,
+  // whatever the estimates say: counted here by sides, not by the walk's negations.
+  const Rules rules = Rules{}.value_rules();
+  for (const char* text : {"3,3,3,3/3,3,3,3/0/0/S", "2,1,0,3/1,2,2,1/9/9/N"}) {
+    const Position p = Position::parse(text, 4);
+    for (const bool expect : {true, false}) {
+      INFO(text << (expect ? ", assumed true" : ", assumed false"));
+      ScratchDir dir("estimate");
+      job::init_job(dir.path / "j", spec_of(p));  // a fresh job: nothing decided, nothing refuted
+      job::WorkEstimateOptions o;
+      o.depth = 4;
+      o.probes = 12;
+      o.seed = 5;
+      o.expect = expect;
+      const job::WorkEstimate e = job::estimate_work(dir.path / "j", small_session(), o);
+      CHECK(e.assumed);
+      CHECK(e.expected == expect);
+      REQUIRE(e.probes.size() == 12);
+      const Side favoured = expect ? Side::South : Side::North;
+      for (const job::WorkProbe& w : e.probes) {
+        Board b = p.board();
+        Side mover = p.to_move;
+        double weight = 1;
+        for (const int pit : w.pits) {
+          int sowings = 0;
+          for (int i = 0; i < 4; ++i) sowings += b.cells[static_cast<std::size_t>(i)] != 0;
+          if (mover != favoured) weight *= sowings;
+          const SowOutcome out = sow(b, 4, pit, rules);
+          if (!out.extra_turn) {
+            b = flipped(b, 4);
+            mover = opponent(mover);
+          }
+        }
+        CHECK(w.weight == weight);
+      }
+      CHECK(job::to_json(e)["assumed"] == true);
+    }
+  }
+}
+
 TEST_CASE("job estimate: nothing is left of a test the job decided", "[job][estimate]") {
   ScratchDir dir("estimate");
   job::init_job(dir.path / "j", spec_of(Position::start(3, 3)));
