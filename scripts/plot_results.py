@@ -26,10 +26,14 @@ def main():
     openings = list(csv.DictReader(open(res / "openings.csv")))
     plots = {}
 
+    # The grid's size: every m and n solved under some rule set (m = 7, 8 only for small n).
+    max_m = max([6] + [int(r["m"]) for r in rows])
+    max_n = max([6] + [int(r["n"]) for r in rows])
+
     # 1. First-player margin over (m, n), one panel per rule set.
-    fig, axes = plt.subplots(1, 4, figsize=(17, 4.4), constrained_layout=True)
+    fig, axes = plt.subplots(1, 4, figsize=(17, 4.4 * max_m / 6), constrained_layout=True)
     for ax, (rs, title) in zip(axes, RULE_SETS):
-        grid = [[None] * 6 for _ in range(6)]
+        grid = [[None] * max_n for _ in range(max_m)]
         for r in rows:
             if r["rule_set"] == rs and r["status"] in ("solved", "value-only"):
                 grid[int(r["m"]) - 1][int(r["n"]) - 1] = int(r["value"])
@@ -37,17 +41,17 @@ def main():
         lim = max([abs(v) for v in vals] + [1])
         data = [[float("nan") if v is None else v for v in row] for row in grid]
         im = ax.imshow(data, cmap="RdBu", vmin=-lim, vmax=lim, origin="lower",
-                       extent=(0.5, 6.5, 0.5, 6.5))
-        for m in range(6):
-            for n in range(6):
+                       extent=(0.5, max_n + 0.5, 0.5, max_m + 0.5))
+        for m in range(max_m):
+            for n in range(max_n):
                 v = grid[m][n]
                 ax.text(n + 1, m + 1, "–" if v is None else (f"+{v}" if v > 0 else str(v)),
                         ha="center", va="center", fontsize=10)
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("n (seeds a pit)")
         ax.set_ylabel("m (pits a side)")
-        ax.set_xticks(range(1, 7))
-        ax.set_yticks(range(1, 7))
+        ax.set_xticks(range(1, max_n + 1))
+        ax.set_yticks(range(1, max_m + 1))
     fig.colorbar(im, ax=axes, shrink=0.8, label="first-player margin")
     fig.suptitle("Kalah(m,n): first player's margin with perfect play (– = not solved within budget)")
     fig.savefig(res / "margin_grid.png", dpi=90)
@@ -57,7 +61,7 @@ def main():
     # 2. Margin against n, one line per m, per rule set.
     fig, axes = plt.subplots(1, 4, figsize=(17, 4), sharey=True, constrained_layout=True)
     for ax, (rs, title) in zip(axes, RULE_SETS):
-        for m in range(1, 7):
+        for m in range(1, max_m + 1):
             pts = sorted((int(r["n"]), int(r["value"])) for r in rows
                          if r["rule_set"] == rs and r["status"] in ("solved", "value-only") and int(r["m"]) == m)
             if pts:
