@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -10,6 +11,7 @@
 
 #include "solver/api/report_json.hpp"
 #include "solver/api/reports.hpp"
+#include "solver/api/session.hpp"
 #include "solver/base/value_bounds.hpp"
 
 namespace kalah::job {
@@ -25,6 +27,18 @@ class FrontEnd {
   FrontEnd(JobStore& store, WorkerPool& pool, const RunOptions& options)
       : store_(store), pool_(pool), options_(options), tree_(store.load_tree()), t0_(Clock::now()) {
     for (const int id : store.nodes_asked_value()) asked_value_.insert(id);
+    if (options.estimate_nodes > 0) {
+      // A session of its own, without a database, for the estimates: the selection is the
+      // same whatever the workers are (threads here or MPI ranks) and whatever they loaded.
+      const JobSpec& spec = store.spec();
+      api::SessionConfig c;
+      c.pits = spec.pits;
+      c.rules = spec.rules;
+      c.max_seeds = spec.position.pit_seeds(Side::South) + spec.position.pit_seeds(Side::North);
+      c.table_bytes = std::uint64_t(1) << 20;  // the estimate does not use the table
+      c.threads = 1;
+      estimator_ = std::make_unique<api::Session>(std::move(c));
+    }
   }
 
   RunSummary run();
@@ -46,7 +60,7 @@ class FrontEnd {
 
   void main_loop();
   int exact_value(const Board& b);
-  int next_gamma(int id, Gallop& g) const;
+  int next_gamma(int id, Gallop& g);
   void decide(int id, int gamma);
   void dispatch(int id, int gamma);
   void submit(int node, bool test, int gamma);
@@ -62,6 +76,8 @@ class FrontEnd {
   void log_progress(bool force);
   void save(std::vector<int> touched, const UnitRecord* unit = nullptr);
   int add_node(const Board& b);
+  std::optional<int> expected(int id);
+  int first_guess(int id);
   void expand_first_turns(int id);
   bool start_pending_goal();
 
@@ -84,6 +100,9 @@ class FrontEnd {
   // whose table holds work on it.
   std::unordered_map<int, double> budget_;
   std::unordered_map<int, int> slot_;
+  std::unique_ptr<api::Session> estimator_;  // none with options_.estimate_nodes == 0
+  std::unordered_map<int, int> estimates_, goal_estimates_;
+  TopTree::Expectation expectation_ = [this](int id) { return expected(id); };
   double max_budget() const {
     return options_.max_unit_seconds > 0 ? std::max(options_.max_unit_seconds, options_.unit_seconds)
                                          : 64 * options_.unit_seconds;
@@ -101,6 +120,29 @@ int FrontEnd::add_node(const Board& b) {
   const int id = tree_.add(b, &created);
   if (created) save({id});
   return id;
+}
+
+std::optional<int> FrontEnd::expected(int id) {
+  // A value unit's guess (the workers' first guess, with the database) where there is one.
+  const TopNode& n = tree_.node(id);
+  if (n.guess) return n.guess;
+  if (!estimator_) return std::nullopt;
+  const auto it = estimates_.find(id);
+  if (it != estimates_.end()) return it->second;
+  const int v = estimator_->solver().estimate(n.board, options_.estimate_nodes).value;
+  estimates_.emplace(id, v);
+  return v;
+}
+
+int FrontEnd::first_guess(int id) {
+  const TopNode& n = tree_.node(id);
+  if (n.guess) return *n.guess;
+  if (!estimator_) return 0;
+  const auto it = goal_estimates_.find(id);
+  if (it != goal_estimates_.end()) return it->second;
+  const int v = estimator_->solver().estimate(n.board, 16 * options_.estimate_nodes).value;
+  goal_estimates_.emplace(id, v);
+  return v;
 }
 
 void FrontEnd::request_stop(const std::string& reason) {
@@ -172,7 +214,7 @@ int FrontEnd::exact_value(const Board& b) {
     }
     const TopNode& n = tree_.node(id);
     if (!n.expanded && n.in_flight > 0) {
-      goal_gamma_ = std::clamp(base::round_down(n.guess.value_or(0), n.seeds), n.lower + 2, n.upper);
+      goal_gamma_ = std::clamp(base::round_down(first_guess(id), n.seeds), n.lower + 2, n.upper);
       dispatch(id, goal_gamma_);
       apply(next_outcome());
       continue;
@@ -189,12 +231,12 @@ int FrontEnd::exact_value(const Board& b) {
   return tree_.node(id).lower;
 }
 
-int FrontEnd::next_gamma(int id, Gallop& g) const {
+int FrontEnd::next_gamma(int id, Gallop& g) {
   const TopNode& n = tree_.node(id);
   const int lo = n.lower, hi = n.upper;  // lo < hi, both of the parity of the seeds
   int gamma;
   if (!g.last) {
-    gamma = base::round_down(n.guess.value_or(0), n.seeds);
+    gamma = base::round_down(first_guess(id), n.seeds);
   } else if (g.saw_true && g.saw_false) {
     gamma = base::round_up(lo + (hi - lo) / 2, n.seeds);  // bisection
   } else if (g.saw_true) {
@@ -220,7 +262,7 @@ void FrontEnd::decide(int id, int gamma) {
 void FrontEnd::dispatch(int id, int gamma) {
   const auto t = Clock::now();
   while (static_cast<int>(in_flight_.size()) < pool_.size()) {
-    const std::optional<Question> q = tree_.select(id, gamma);
+    const std::optional<Question> q = tree_.select(id, gamma, expectation_);
     if (q) {
       submit(q->node, true, q->gamma);
       continue;

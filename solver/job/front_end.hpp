@@ -7,7 +7,10 @@
 // MTD(f) over the top tree. The first unit on a goal that is still a leaf asks its exact value;
 // if that runs over the unit budget, the goal is narrowed by tests "value >= gamma" (gamma from
 // the guess the value unit left, then galloping and bisection). A test is decided over the top
-// tree (top_tree.hpp): its most-proving free leaf becomes the next unit. A unit that runs over
+// tree (top_tree.hpp): its most-proving free leaf becomes the next unit, where proof numbers tie
+// the one a quick estimate (search/estimate.hpp, made by the front end itself, the same
+// whether the workers are threads or MPI ranks) expects to prove; a goal expanded before its
+// value unit's guess came back starts its tests at that estimate. A unit that runs over
 // its budget keeps its work: its leaf's budget doubles and the next unit on it prefers the same
 // worker (whose table holds what the search did), up to the maximum budget; past that the leaf
 // is expanded. When every free leaf is busy and a worker idles, the oldest busy leaf is
@@ -37,6 +40,10 @@ struct RunOptions {
   double hours = 0;  // stop after this long; 0: run to the end
   // Units on boards with at most this many seeds (the workers' database) ask the exact value.
   int database_seeds = -1;
+  // Nodes of the quick estimate of a leaf's value that breaks ties between the most-proving
+  // leaves (and 16 times that for a goal's first test when no value unit's guess is back);
+  // 0: none, ties go to the lowest pit and such a goal's first test is ">= 0".
+  std::uint64_t estimate_nodes = std::uint64_t(1) << 16;
   const std::atomic<bool>* cancel = nullptr;    // set by Ctrl-C: stop
   std::atomic<bool>* stop = nullptr;            // the pool's stop flag, raised when stopping
   std::function<void(const std::string&)> log;  // progress lines

@@ -45,14 +45,20 @@ TEST_CASE("a job's openings equal the reference solver's, every value rule set",
       // that to start), so most run over, the tree grows and tests decide it: once with a
       // leaf expanded at its first unit over budget (workers with a table each), once with
       // budgets doubling from 1 us to 0.1 ms first, on the worker that did the work, and
-      // expanded after (workers sharing one table).
-      for (const bool doubling : {false, true}) {
-        INFO(rules.describe() << " Kalah(" << m << "," << n << "), " << (doubling ? "doubling" : "expanding"));
+      // expanded after (workers sharing one table); and expanding again with no estimate to
+      // break the ties between leaves (the lowest pit first).
+      for (const int variant : {0, 1, 2}) {
+        const bool doubling = variant == 1;
+        INFO(rules.describe() << " Kalah(" << m << "," << n << "), "
+                              << (doubling       ? "doubling"
+                                  : variant == 2 ? "expanding, no estimates"
+                                                 : "expanding"));
         ScratchDir dir("job");
         const Position p = Position::start(m, n);
         job::init_job(dir.path / "j", spec_of(p, rules));
         job::LocalRun run = small_run(2, doubling ? 1e-6 : 1e-4, 1e-4);
         run.share_table = doubling;
+        if (variant == 2) run.run.estimate_nodes = 0;
         const job::RunSummary s = job::run_local_job(dir.path / "j", run);
         REQUIRE(s.finished);
         CHECK(report_of(s) == reference_openings(p, rules));
@@ -328,4 +334,59 @@ TEST_CASE("top tree: bounds propagate, cross-checks throw, select finds free lea
   CHECK(tree.node(root).lower == reference.value(tree.node(root).board));
   CHECK_FALSE(tree.select(root, 0).has_value());
   CHECK_THROWS_AS(tree.tighten(root, tree.node(root).lower + 2, 12), std::logic_error);
+}
+
+TEST_CASE("top tree: ties between most-proving leaves go to the best estimate, else the lowest pit", "[job]") {
+  const Rules rules;
+  job::TopTree tree(3, rules);
+  const int root = tree.add(Position::start(3, 2).board());
+  tree.expand(root);
+  const std::vector<job::TopEdge> edges = tree.node(root).edges;
+  REQUIRE(edges.size() == 3);
+  // Every child a leaf: the proof numbers all tie.
+  auto child_of_pit = [&](int pit) {
+    for (const job::TopEdge& e : edges)
+      if (e.pit == pit) return e.child;
+    FAIL("no edge for pit " << pit);
+    return -1;
+  };
+  SECTION("no estimate: the lowest pit") {
+    const std::optional<job::Question> q = tree.select(root, 0);
+    REQUIRE(q.has_value());
+    CHECK(q->node == child_of_pit(0));
+    const std::optional<job::Question> none = tree.select(root, 0, [](int) { return std::optional<int>(); });
+    REQUIRE(none.has_value());
+    CHECK(none->node == child_of_pit(0));
+  }
+  SECTION("the greatest value through the edge, by the child's estimate") {
+    // Pit 2 ends on the opponent's side (no extra turn): a child estimated at -6 is worth
+    // stored + 6 to the mover, more than any other edge's value through an estimate of 0.
+    REQUIRE_FALSE(edges[2].extra_turn);
+    const int best = child_of_pit(2);
+    const std::optional<job::Question> q =
+        tree.select(root, 0, [&](int id) { return std::optional<int>(id == best ? -6 : 0); });
+    REQUIRE(q.has_value());
+    CHECK(q->node == best);
+    // The same child estimated to be good for its mover: the edge is the worst one now.
+    const std::optional<job::Question> r =
+        tree.select(root, 0, [&](int id) { return std::optional<int>(id == best ? 6 : 0); });
+    REQUIRE(r.has_value());
+    CHECK(r->node != best);
+  }
+  SECTION("an edge whose child has an estimate before one whose child has none") {
+    const int known = child_of_pit(1);
+    const std::optional<job::Question> q =
+        tree.select(root, 0, [&](int id) { return id == known ? std::optional<int>(-4) : std::nullopt; });
+    REQUIRE(q.has_value());
+    CHECK(q->node == known);
+  }
+  SECTION("a busy leaf is passed over for the next best estimate") {
+    const int best = child_of_pit(2), second = child_of_pit(1);
+    auto estimate = [&](int id) { return std::optional<int>(id == best ? -6 : id == second ? -4 : 0); };
+    tree.add_in_flight(best, 1);
+    const std::optional<job::Question> q = tree.select(root, 0, estimate);
+    REQUIRE(q.has_value());
+    CHECK(q->node != best);
+    tree.add_in_flight(best, -1);
+  }
 }

@@ -192,32 +192,50 @@ TopTree::Numbers TopTree::numbers(int id, int gamma, Memo& memo, int depth) cons
   return r;
 }
 
-std::optional<Question> TopTree::select(int target, int gamma) const {
+std::optional<Question> TopTree::select(int target, int gamma, const Expectation& expected) const {
   Memo memo;
   Question q{target, gamma};
+  // The value through edge e by the estimate of its child; none without one.
+  auto through = [&](const TopEdge& e) -> std::optional<int> {
+    if (!expected) return std::nullopt;
+    const std::optional<int> v = expected(e.child);
+    if (!v) return std::nullopt;
+    return value_through(e.stored, e.extra_turn, *v);
+  };
   for (int depth = 0;; ++depth) {
     const Numbers here = numbers(q.node, q.gamma, memo, depth);
     if (!here.available || here.proof == 0 || here.disproof == 0) return std::nullopt;
     const TopNode& n = node(q.node);
     if (!n.expanded) return q;
-    // The edge that proves this node most cheaply among those with a free leaf; ties to the
-    // one that disproves most cheaply, then to the lowest pit.
-    std::optional<Question> best;
+    // The edge that proves this node most cheaply among those with a free leaf (see the
+    // declaration for the ties). The estimate is asked for only where the numbers tie.
+    const TopEdge* best = nullptr;
+    Question best_question;
     std::uint64_t best_proof = kInfinite + 1, best_disproof = 0;
+    std::optional<std::optional<int>> best_through;  // computed when first needed
     for (const TopEdge& e : n.edges) {
       bool negated = false;
       const Question eq = edge_question(e, q.gamma, &negated);
       Numbers c = numbers(eq.node, eq.gamma, memo, depth + 1);
       if (!c.available || c.proof == 0 || c.disproof == 0) continue;
       if (negated) std::swap(c.proof, c.disproof);
-      if (!best || c.proof < best_proof || (c.proof == best_proof && c.disproof < best_disproof)) {
-        best = eq;
+      bool better = !best || c.proof < best_proof || (c.proof == best_proof && c.disproof < best_disproof);
+      std::optional<std::optional<int>> here_through;
+      if (best && c.proof == best_proof && c.disproof == best_disproof) {
+        if (!best_through) best_through = through(*best);
+        here_through = through(e);
+        better = *here_through && (!*best_through || **here_through > **best_through);
+      }
+      if (better) {
+        best = &e;
+        best_question = eq;
         best_proof = c.proof;
         best_disproof = c.disproof;
+        best_through = here_through;
       }
     }
     if (!best) return std::nullopt;
-    q = *best;
+    q = best_question;
   }
 }
 

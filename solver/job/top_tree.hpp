@@ -16,10 +16,13 @@
 // a node is an OR of its edges, an edge with an extra turn asks its child the same kind of
 // question (v(c) >= g - stored), one without asks the negation (v(c) >= stored - g + 1 false),
 // so the edge's proof and disproof numbers are the child's, swapped. select() walks from the
-// target to a most-proving leaf that has no unit in flight.
+// target to a most-proving leaf that has no unit in flight. Where proof numbers tie (at first
+// every leaf counts 1: the root's children all tie), an estimate of the children's values
+// picks the edge most likely to prove: what a player would try first.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -105,9 +108,14 @@ class TopTree {
     bool available = false;  // a leaf without a unit in flight lies below
   };
   static constexpr std::uint64_t kInfinite = ~std::uint64_t(0) >> 2;
+  // An estimate of a node's value (not a bound), or none: what select breaks ties with.
+  using Expectation = std::function<std::optional<int>(int node)>;
   // A most-proving leaf question for "v(target) >= gamma" whose leaf has no unit in flight;
-  // none when the test is decided or every such leaf is busy.
-  std::optional<Question> select(int target, int gamma) const;
+  // none when the test is decided or every such leaf is busy. At each node the edge with the
+  // least proof number, ties to the least disproof number, then to the greatest value
+  // `expected` gives through the edge (an edge whose child has no estimate after one that
+  // has), then to the lowest pit. Which leaf is chosen never changes a value, only the work.
+  std::optional<Question> select(int target, int gamma, const Expectation& expected = {}) const;
 
   // Leaves (not expanded, not exact) below `id`, each counted once.
   std::uint64_t open_leaves_below(int id) const;
