@@ -80,6 +80,7 @@ int run_run(const Args& args) {
       ("max-unit-seconds", po::value<double>()->default_value(0), "the largest budget; a unit over it has its board expanded (0: 64 x --unit-seconds)")
       ("hours", po::value<double>()->default_value(0), "stop after this many hours (0: run to the end); run again to go on")
       ("estimate-nodes", po::value<std::uint64_t>()->default_value(std::uint64_t(1) << 16), "nodes of the quick estimate that breaks ties between the leaves the proof numbers rank alike (0: none, ties to the lowest pit)")
+      ("test", po::value<int>(), "the position's first test in this run: South minus North >= this margin (a claim to check first); default: at the guess")
       ("json", "print the report as one JSON object when the run ends");
   // clang-format on
   options.add(search_options());
@@ -87,7 +88,8 @@ int run_run(const Args& args) {
   const auto pos = dir_positional();
   if (!parse_command("job run",
                      "DIR [--db DIR] [--workers W] [--own-tables] [--threads T] [--unit-seconds S] "
-                     "[--max-unit-seconds S] [--hours H] [--estimate-nodes N] [--tt-memory SIZE] "
+                     "[--max-unit-seconds S] [--hours H] [--test MARGIN] [--estimate-nodes N] "
+                     "[--tt-memory SIZE] "
                      "[--memory SIZE] [--json]",
                      options, args, vm, &pos))
     return 0;
@@ -106,6 +108,13 @@ int run_run(const Args& args) {
     throw UsageError("--max-unit-seconds must be between 0 and 100000000");
   config.run.hours = vm["hours"].as<double>();
   if (!(config.run.hours >= 0) || config.run.hours > 1e5) throw UsageError("--hours must be between 0 and 100000");
+  if (vm.count("test")) {
+    const int margin = vm["test"].as<int>();
+    if (margin < -kMaxSeeds || margin > kMaxSeeds)
+      throw UsageError("--test must be a margin between -" + std::to_string(kMaxSeeds) + " and " +
+                       std::to_string(kMaxSeeds));
+    config.run.first_test = margin;
+  }
   config.run.estimate_nodes = vm["estimate-nodes"].as<std::uint64_t>();
   if (config.run.estimate_nodes > (std::uint64_t(1) << 32))
     throw UsageError("--estimate-nodes must be between 0 and 4294967296");

@@ -177,6 +177,13 @@ TEST_CASE("cli job: bad input gets one line and the promised exit code", "[cli][
   CHECK(r.exit_code == 2);
   r = run_kalah("job run " + d + " --unit-seconds -1");
   CHECK(r.exit_code == 2);
+  r = run_kalah("job run " + d + " --test 999");
+  CHECK(r.exit_code == 2);
+  CHECK(one_line(r.err));
+  CHECK(r.err.find("--test") != std::string::npos);
+  r = run_kalah("job run " + d + " --estimate-nodes 99999999999");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--estimate-nodes") != std::string::npos);
   kalah::test::write_bytes(dir.path / "j" / "job.sqlite", std::vector<char>(4096, '\x01'));
   r = run_kalah("job status " + d);
   CHECK(r.exit_code == 1);

@@ -78,6 +78,7 @@ class FrontEnd {
   int add_node(const Board& b);
   std::optional<int> expected(int id);
   int first_guess(int id);
+  int first_gamma(int id);
   void expand_first_turns(int id);
   bool start_pending_goal();
 
@@ -143,6 +144,16 @@ int FrontEnd::first_guess(int id) {
   const int v = estimator_->solver().estimate(n.board, 16 * options_.estimate_nodes).value;
   goal_estimates_.emplace(id, v);
   return v;
+}
+
+int FrontEnd::first_gamma(int id) {
+  const int seeds = tree_.node(id).seeds;
+  if (id != 0 || !options_.first_test) return base::round_down(first_guess(id), seeds);
+  // The claim "South minus North >= M": margin + v >= M with South to move; with North,
+  // margin - v >= M, the negation of v >= margin - M + 1. Either test decides the claim.
+  const Position& p = store_.spec().position;
+  const int m = *options_.first_test;
+  return p.to_move == Side::South ? base::round_up(m - p.margin(), seeds) : base::round_up(p.margin() - m + 1, seeds);
 }
 
 void FrontEnd::request_stop(const std::string& reason) {
@@ -214,7 +225,7 @@ int FrontEnd::exact_value(const Board& b) {
     }
     const TopNode& n = tree_.node(id);
     if (!n.expanded && n.in_flight > 0) {
-      goal_gamma_ = std::clamp(base::round_down(first_guess(id), n.seeds), n.lower + 2, n.upper);
+      goal_gamma_ = std::clamp(first_gamma(id), n.lower + 2, n.upper);
       dispatch(id, goal_gamma_);
       apply(next_outcome());
       continue;
@@ -236,7 +247,7 @@ int FrontEnd::next_gamma(int id, Gallop& g) {
   const int lo = n.lower, hi = n.upper;  // lo < hi, both of the parity of the seeds
   int gamma;
   if (!g.last) {
-    gamma = base::round_down(first_guess(id), n.seeds);
+    gamma = first_gamma(id);
   } else if (g.saw_true && g.saw_false) {
     gamma = base::round_up(lo + (hi - lo) / 2, n.seeds);  // bisection
   } else if (g.saw_true) {

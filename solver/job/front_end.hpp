@@ -44,6 +44,10 @@ struct RunOptions {
   // leaves (and 16 times that for a goal's first test when no value unit's guess is back);
   // 0: none, ties go to the lowest pit and such a goal's first test is ">= 0".
   std::uint64_t estimate_nodes = std::uint64_t(1) << 16;
+  // The position's first test in this run, "South minus North >= first_test" (a claim to
+  // check before anything else, e.g. a published bound), instead of one at the guess. The
+  // tests after it gallop and bisect as usual. Ignored once the position's value is exact.
+  std::optional<int> first_test;
   const std::atomic<bool>* cancel = nullptr;    // set by Ctrl-C: stop
   std::atomic<bool>* stop = nullptr;            // the pool's stop flag, raised when stopping
   std::function<void(const std::string&)> log;  // progress lines

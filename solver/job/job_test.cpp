@@ -390,3 +390,34 @@ TEST_CASE("top tree: ties between most-proving leaves go to the best estimate, e
     tree.add_in_flight(best, -1);
   }
 }
+
+TEST_CASE("a job run told a first test asks it of the position first, and still ends at the reference", "[job]") {
+  // Kalah(4,3) standard: the claim "South minus North >= -4", not the guess, is the root's
+  // first test. The log line of every answered unit names the goal's test.
+  const Position p = Position::start(4, 3);
+  const Rules rules;
+  bool seen = false;
+  for (int attempt = 0; attempt < 10 && !seen; ++attempt) {
+    ScratchDir dir("job");
+    job::init_job(dir.path / "j", spec_of(p, rules));
+    job::LocalRun run = small_run(2, 1e-4, 1e-4);
+    run.run.first_test = -4;
+    run.run.log_seconds = 0;
+    std::optional<int> first;
+    run.run.log = [&](const std::string& line) {
+      const std::string key = "goal node 0 in ";
+      const auto at = line.find(key);
+      const auto testing = line.find("testing >= ");
+      if (first || at == std::string::npos || testing == std::string::npos) return;
+      first = std::stoi(line.substr(testing + 11));
+    };
+    const job::RunSummary s = job::run_local_job(dir.path / "j", run);
+    REQUIRE(s.finished);
+    CHECK(report_of(s) == reference_openings(p, rules));
+    if (first) {
+      seen = true;
+      CHECK(*first == -4);  // South to move, no seeds in the stores: the margin is the remainder
+    }
+  }
+  CHECK(seen);
+}
