@@ -13,6 +13,8 @@
 #include "solver/api/reports.hpp"
 #include "solver/api/session.hpp"
 #include "solver/base/value_bounds.hpp"
+#include "solver/search/board_key.hpp"
+#include "solver/search/transposition_table.hpp"
 
 namespace kalah::job {
 
@@ -35,12 +37,19 @@ class FrontEnd {
       c.pits = spec.pits;
       c.rules = spec.rules;
       c.max_seeds = spec.position.pit_seeds(Side::South) + spec.position.pit_seeds(Side::North);
-      c.table_bytes = std::uint64_t(1) << 20;  // the estimate does not use the table
+      // The estimate does not use the table, but a Solver needs one with room for exact keys
+      // (mapped, never touched: it costs no memory).
+      const int index_bits =
+          std::max(search::BoardKey(spec.pits, c.max_seeds).bits() - search::TranspositionTable::kTagBits, 0);
+      c.table_bytes = std::max<std::uint64_t>(std::uint64_t(1) << 20,
+                                              std::uint64_t(search::TranspositionTable::kBucketBytes) << index_bits);
       c.threads = 1;
       estimator_ = std::make_unique<api::Session>(std::move(c));
     }
   }
 
+  FrontEnd(const FrontEnd&) = delete;  // expectation_ holds `this`
+  FrontEnd& operator=(const FrontEnd&) = delete;
   RunSummary run();
 
  private:
@@ -124,10 +133,11 @@ int FrontEnd::add_node(const Board& b) {
 }
 
 std::optional<int> FrontEnd::expected(int id) {
-  // A value unit's guess (the workers' first guess, with the database) where there is one.
+  // None without estimates (--estimate-nodes 0: ties to the lowest pit); else a value unit's
+  // guess (the workers' first guess, with their database) where there is one.
+  if (!estimator_) return std::nullopt;
   const TopNode& n = tree_.node(id);
   if (n.guess) return n.guess;
-  if (!estimator_) return std::nullopt;
   const auto it = estimates_.find(id);
   if (it != estimates_.end()) return it->second;
   const int v = estimator_->solver().estimate(n.board, options_.estimate_nodes).value;

@@ -381,43 +381,54 @@ TEST_CASE("top tree: ties between most-proving leaves go to the best estimate, e
     CHECK(q->node == known);
   }
   SECTION("a busy leaf is passed over for the next best estimate") {
+    // Through pit 2 (no extra turn, 1 banked): 1 + 6 = 7; through pit 1 (an extra turn, 1
+    // banked): 1 + 4 = 5; through pit 0 (no extra turn, none banked): 0.
     const int best = child_of_pit(2), second = child_of_pit(1);
-    auto estimate = [&](int id) { return std::optional<int>(id == best ? -6 : id == second ? -4 : 0); };
+    REQUIRE(edges[1].extra_turn);
+    auto estimate = [&](int id) { return std::optional<int>(id == best ? -6 : id == second ? 4 : 0); };
+    CHECK(tree.select(root, 0, estimate)->node == best);
     tree.add_in_flight(best, 1);
     const std::optional<job::Question> q = tree.select(root, 0, estimate);
     REQUIRE(q.has_value());
-    CHECK(q->node != best);
+    CHECK(q->node == second);
     tree.add_in_flight(best, -1);
   }
 }
 
 TEST_CASE("a job run told a first test asks it of the position first, and still ends at the reference", "[job]") {
-  // Kalah(4,3) standard: the claim "South minus North >= -4", not the guess, is the root's
-  // first test. The log line of every answered unit names the goal's test.
-  const Position p = Position::start(4, 3);
+  // The claim "South minus North >= M" is the root's first test, not the guess; the log line
+  // of every answered unit names the goal's test (the root's remainder value >= gamma).
+  // Kalah(4,3) at the start, South to move: gamma is M. A middle position with North to move
+  // (margin 2, 23 seeds: odd values): "2 - v >= 1" is the negation of "v >= 2", so gamma is
+  // 2 rounded up to the parity, 3.
   const Rules rules;
-  bool seen = false;
-  for (int attempt = 0; attempt < 10 && !seen; ++attempt) {
-    ScratchDir dir("job");
-    job::init_job(dir.path / "j", spec_of(p, rules));
-    job::LocalRun run = small_run(2, 1e-4, 1e-4);
-    run.run.first_test = -4;
-    run.run.log_seconds = 0;
-    std::optional<int> first;
-    run.run.log = [&](const std::string& line) {
-      const std::string key = "goal node 0 in ";
-      const auto at = line.find(key);
-      const auto testing = line.find("testing >= ");
-      if (first || at == std::string::npos || testing == std::string::npos) return;
-      first = std::stoi(line.substr(testing + 11));
-    };
-    const job::RunSummary s = job::run_local_job(dir.path / "j", run);
-    REQUIRE(s.finished);
-    CHECK(report_of(s) == reference_openings(p, rules));
-    if (first) {
-      seen = true;
-      CHECK(*first == -4);  // South to move, no seeds in the stores: the margin is the remainder
+  struct Case {
+    Position p;
+    int claim, gamma;
+  };
+  for (const Case& c : {Case{Position::start(4, 3), -4, -4}, Case{Position::parse("3,3,3,0/4,3,3,4/2/0/N"), 1, 3}}) {
+    INFO(c.p.to_text() << ", claim " << c.claim);
+    bool seen = false;
+    for (int attempt = 0; attempt < 10 && !seen; ++attempt) {
+      ScratchDir dir("job");
+      job::init_job(dir.path / "j", spec_of(c.p, rules));
+      job::LocalRun run = small_run(2, 1e-4, 1e-4);
+      run.run.first_test = c.claim;
+      run.run.log_seconds = 0;
+      std::optional<int> first;
+      run.run.log = [&](const std::string& line) {
+        const auto testing = line.find("testing >= ");
+        if (first || line.find("goal node 0 in ") == std::string::npos || testing == std::string::npos) return;
+        first = std::stoi(line.substr(testing + 11));
+      };
+      const job::RunSummary s = job::run_local_job(dir.path / "j", run);
+      REQUIRE(s.finished);
+      CHECK(report_of(s) == reference_openings(c.p, rules));
+      if (first) {
+        seen = true;
+        CHECK(*first == c.gamma);
+      }
     }
+    CHECK(seen);
   }
-  CHECK(seen);
 }
