@@ -139,8 +139,8 @@ int run_run(const Args& args) {
     const nlohmann::ordered_json r = nlohmann::ordered_json::parse(s.report_json);
     std::cout << "job       " << dir << "\n"
               << "run       " << s.outcome << ": " << s.units << " units, " << s.nodes << " nodes, " << s.expansions
-              << " expansions, " << s.regrown << " budgets doubled in " << duration_text(s.seconds) << " (front end "
-              << duration_text(s.front_end_seconds) << ")\n";
+              << " expansions, " << s.regrown << " budgets doubled, " << s.carried << " carried from earlier runs in "
+              << duration_text(s.seconds) << " (front end " << duration_text(s.front_end_seconds) << ")\n";
     if (s.finished)
       std::cout << "value     " << signed_value(r["value"].get<int>()) << " (South minus North)\n"
                 << "report    kalah job status " << dir << " --json (as kalah "

@@ -29,6 +29,7 @@ class FrontEnd {
   FrontEnd(JobStore& store, WorkerPool& pool, const RunOptions& options)
       : store_(store), pool_(pool), options_(options), tree_(store.load_tree()), t0_(Clock::now()) {
     for (const int id : store.nodes_asked_value()) asked_value_.insert(id);
+    budget_ = carried_budgets(store.units(tree_.size()), tree_, options.unit_seconds, max_budget());
     if (options.estimate_nodes > 0) {
       // A session of its own, without a database, for the estimates: the selection is the
       // same whatever the workers are (threads here or MPI ranks) and whatever they loaded.
@@ -464,6 +465,7 @@ RunSummary FrontEnd::run() {
     return summary_;
   }
   run_ = store_.begin_run(options_.info);
+  summary_.carried = budget_.size();
   if (options_.stop) options_.stop->store(false);
   try {
     main_loop();
@@ -522,6 +524,22 @@ void FrontEnd::main_loop() {
 }
 
 }  // namespace
+
+std::unordered_map<int, double> carried_budgets(const std::vector<UnitRecord>& units, const TopTree& tree,
+                                                double unit_seconds, double max_budget) {
+  std::unordered_map<int, double> longest;
+  for (const UnitRecord& u : units) {
+    if (u.complete || u.node < 0 || u.node >= tree.size()) continue;
+    const TopNode& n = tree.node(u.node);
+    if (n.expanded || n.exact() || n.terminal) continue;
+    double& s = longest[u.node];
+    s = std::max(s, u.seconds);
+  }
+  std::unordered_map<int, double> budgets;
+  for (const auto& [node, s] : longest)
+    budgets[node] = std::min(std::max(unit_seconds, 2 * s), std::max(max_budget, unit_seconds));
+  return budgets;
+}
 
 RunSummary run_job(JobStore& store, WorkerPool& pool, const RunOptions& options) {
   FrontEnd front(store, pool, options);

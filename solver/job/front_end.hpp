@@ -25,6 +25,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "solver/job/job_store.hpp"
 #include "solver/job/worker_pool.hpp"
@@ -61,6 +63,7 @@ struct RunSummary {
   std::string outcome;                                 // "finished", "stopped after ...", "interrupted"
   std::uint64_t units = 0, nodes = 0, expansions = 0;  // this run's
   std::uint64_t regrown = 0;                           // units over budget whose leaf was given a doubled budget
+  std::uint64_t carried = 0;  // open leaves that started at a budget carried from earlier runs (carried_budgets)
   double seconds = 0;
   double front_end_seconds = 0;  // this run's time in the front end (selection, store)
   std::string report_json;       // the report (interrupted: with the bounds so far)
@@ -68,5 +71,13 @@ struct RunSummary {
 
 // Runs the job in `store` on `pool` until its report is complete or it is stopped.
 RunSummary run_job(JobStore& store, WorkerPool& pool, const RunOptions& options);
+
+// The budgets a run starts its open leaves at, carried from the units of earlier runs: a leaf
+// whose longest unanswered unit ran s seconds starts at 2 s (at least `unit_seconds`, at most
+// `max_budget`), not at `unit_seconds` again. The workers' tables did not survive the run
+// that stopped, so asking again from the smallest budget would only repeat the short units
+// that could not answer before (a stopped run of hours would lose another hour per leaf).
+std::unordered_map<int, double> carried_budgets(const std::vector<UnitRecord>& units, const TopTree& tree,
+                                                double unit_seconds, double max_budget);
 
 }  // namespace kalah::job

@@ -16,6 +16,7 @@
 #include "solver/job/job_testing.hpp"
 #include "solver/job/worker_pool.hpp"
 #include "solver/reference/reference_solver.hpp"
+#include "solver/search/solver.hpp"
 #include "solver/sqlite/sqlite.hpp"
 #include "testing/rule_sets.hpp"
 #include "testing/scratch_dir.hpp"
@@ -30,6 +31,15 @@ namespace {
 api::Json reference_openings(const Position& p, const Rules& rules) {
   ReferenceSolver reference(p.pits, rules.value_rules());
   const Oracle oracle = [&](const Board& b) { return reference.value(b); };
+  return api::without_statistics(api::to_json(api::openings_from(p, rules, oracle)));
+}
+
+// The same from the search (for games the reference solver takes long over); the search is
+// checked against the reference in solver/search.
+api::Json solver_openings(const Position& p, const Rules& rules) {
+  const int seeds = p.pit_seeds(Side::South) + p.pit_seeds(Side::North);
+  search::Solver solver(p.pits, rules.value_rules(), seeds, search::SolverOptions{});
+  const Oracle oracle = [&](const Board& b) { return solver.value(b); };
   return api::without_statistics(api::to_json(api::openings_from(p, rules, oracle)));
 }
 
@@ -398,21 +408,22 @@ TEST_CASE("top tree: ties between most-proving leaves go to the best estimate, e
 TEST_CASE("a job run told a first test asks it of the position first, and still ends at the reference", "[job]") {
   // The claim "South minus North >= M" is the root's first test, not the guess; the log line
   // of every answered unit names the goal's test (the root's remainder value >= gamma).
-  // Kalah(4,3) at the start, South to move: gamma is M. A middle position with North to move
-  // (margin 2, 23 seeds: odd values): "2 - v >= 1" is the negation of "v >= 2", so gamma is
-  // 2 rounded up to the parity, 3.
+  // Kalah(4,4) at the start, South to move: gamma is M. A middle position with North to move
+  // (margin 1, 31 seeds: odd values): "1 - v >= 0" is the negation of "v >= 2", so gamma is
+  // 2 rounded up to the parity, 3. Both take a search of about half a second, so the root's
+  // own value unit (30 ms) does not answer first even when its budget clock starts late.
   const Rules rules;
   struct Case {
     Position p;
     int claim, gamma;
   };
-  for (const Case& c : {Case{Position::start(4, 3), -4, -4}, Case{Position::parse("3,3,3,0/4,3,3,4/2/0/N"), 1, 3}}) {
+  for (const Case& c : {Case{Position::start(4, 4), -4, -4}, Case{Position::parse("4,4,4,0/5,5,5,4/1/0/N"), 0, 3}}) {
     INFO(c.p.to_text() << ", claim " << c.claim);
     bool seen = false;
     for (int attempt = 0; attempt < 10 && !seen; ++attempt) {
       ScratchDir dir("job");
       job::init_job(dir.path / "j", spec_of(c.p, rules));
-      job::LocalRun run = small_run(2, 1e-4, 1e-4);
+      job::LocalRun run = small_run(2, 0.03);
       run.run.first_test = c.claim;
       run.run.log_seconds = 0;
       std::optional<int> first;
@@ -423,7 +434,7 @@ TEST_CASE("a job run told a first test asks it of the position first, and still 
       };
       const job::RunSummary s = job::run_local_job(dir.path / "j", run);
       REQUIRE(s.finished);
-      CHECK(report_of(s) == reference_openings(c.p, rules));
+      CHECK(report_of(s) == solver_openings(c.p, rules));
       if (first) {
         seen = true;
         CHECK(*first == c.gamma);
@@ -431,4 +442,32 @@ TEST_CASE("a job run told a first test asks it of the position first, and still 
     }
     CHECK(seen);
   }
+}
+
+TEST_CASE("a run starts each open leaf at the budget its units reached in earlier runs", "[job]") {
+  const Rules rules;
+  job::TopTree tree(3, rules);
+  const int root = tree.add(Position::start(3, 2).board());
+  tree.expand(root);
+  const std::vector<job::TopEdge> edges = tree.node(root).edges;
+  REQUIRE(edges.size() == 3);
+  const int a = edges[0].child, b = edges[1].child, c = edges[2].child;
+  auto unit = [](int node, bool complete, double seconds) {
+    job::UnitRecord u;
+    u.node = node;
+    u.test = true;
+    u.complete = complete;
+    u.seconds = seconds;
+    return u;
+  };
+  const std::vector<job::UnitRecord> units{unit(a, false, 30.0), unit(a, false, 120.0), unit(b, true, 500.0),
+                                           unit(c, false, 5.0), unit(root, false, 100.0)};
+  const auto budgets = job::carried_budgets(units, tree, 30, 1920);
+  CHECK(budgets.at(a) == 240.0);    // twice its longest unanswered unit
+  CHECK(budgets.count(b) == 0);     // answered: nothing to carry
+  CHECK(budgets.at(c) == 30.0);     // never less than the first budget
+  CHECK(budgets.count(root) == 0);  // expanded: not a leaf
+  CHECK(job::carried_budgets({unit(a, false, 5000.0)}, tree, 30, 1920).at(a) == 1920.0);  // at most the largest
+  tree.tighten(a, 0, 0);  // proven since: not an open leaf
+  CHECK(job::carried_budgets(units, tree, 30, 1920).count(a) == 0);
 }
