@@ -43,6 +43,14 @@ api::Json solver_openings(const Position& p, const Rules& rules) {
   return api::without_statistics(api::to_json(api::openings_from(p, rules, oracle)));
 }
 
+// Kalah(3,2)'s start (node 0) expanded: three edges, by pit, each to a leaf.
+job::TopTree start_expanded() {
+  job::TopTree tree(3, Rules{});
+  tree.expand(tree.add(Position::start(3, 2).board()));
+  REQUIRE(tree.node(0).edges.size() == 3);
+  return tree;
+}
+
 api::Json report_of(const job::RunSummary& s) { return api::without_statistics(api::Json::parse(s.report_json)); }
 
 }  // namespace
@@ -347,12 +355,9 @@ TEST_CASE("top tree: bounds propagate, cross-checks throw, select finds free lea
 }
 
 TEST_CASE("top tree: ties between most-proving leaves go to the best estimate, else the lowest pit", "[job]") {
-  const Rules rules;
-  job::TopTree tree(3, rules);
-  const int root = tree.add(Position::start(3, 2).board());
-  tree.expand(root);
+  job::TopTree tree = start_expanded();
+  const int root = 0;
   const std::vector<job::TopEdge> edges = tree.node(root).edges;
-  REQUIRE(edges.size() == 3);
   // Every child a leaf: the proof numbers all tie.
   auto child_of_pit = [&](int pit) {
     for (const job::TopEdge& e : edges)
@@ -445,12 +450,9 @@ TEST_CASE("a job run told a first test asks it of the position first, and still 
 }
 
 TEST_CASE("a run starts each open leaf at the budget its units reached in earlier runs", "[job]") {
-  const Rules rules;
-  job::TopTree tree(3, rules);
-  const int root = tree.add(Position::start(3, 2).board());
-  tree.expand(root);
+  job::TopTree tree = start_expanded();
+  const int root = 0;
   const std::vector<job::TopEdge> edges = tree.node(root).edges;
-  REQUIRE(edges.size() == 3);
   const int a = edges[0].child, b = edges[1].child, c = edges[2].child;
   auto unit = [](int node, bool complete, double seconds) {
     job::UnitRecord u;
