@@ -80,6 +80,7 @@ int run_run(const Args& args) {
       ("max-unit-seconds", po::value<double>()->default_value(0), "the largest budget; a unit over it has its board expanded (0: 64 x --unit-seconds)")
       ("hours", po::value<double>()->default_value(0), "stop after this many hours (0: run to the end); run again to go on")
       ("estimate-nodes", po::value<std::uint64_t>()->default_value(std::uint64_t(1) << 16), "nodes of the quick estimate that breaks ties between the leaves the proof numbers rank alike, at most 50000 a second of --unit-seconds (0: none, ties to the lowest pit)")
+      ("leaf-numbers", po::value<std::string>()->default_value("estimate"), "how a leaf's proof and disproof numbers start: one (1 and 1), moves (1 to prove, its moves to disprove), estimate (moves, the side its estimate calls unlikely times 4)")
       ("test", po::value<int>(), "the position's first test in this run: South minus North >= this margin (a claim to check first); default: at the guess")
       ("json", "print the report as one JSON object when the run ends");
   // clang-format on
@@ -88,7 +89,7 @@ int run_run(const Args& args) {
   const auto pos = dir_positional();
   if (!parse_command("job run",
                      "DIR [--db DIR] [--workers W] [--own-tables] [--threads T] [--unit-seconds S] "
-                     "[--max-unit-seconds S] [--hours H] [--test MARGIN] [--estimate-nodes N] "
+                     "[--max-unit-seconds S] [--hours H] [--test MARGIN] [--estimate-nodes N] [--leaf-numbers HOW] "
                      "[--tt-memory SIZE] "
                      "[--memory SIZE] [--json]",
                      options, args, vm, &pos))
@@ -118,6 +119,15 @@ int run_run(const Args& args) {
   config.run.estimate_nodes = vm["estimate-nodes"].as<std::uint64_t>();
   if (config.run.estimate_nodes > (std::uint64_t(1) << 32))
     throw UsageError("--estimate-nodes must be between 0 and 4294967296");
+  const std::string leaves = vm["leaf-numbers"].as<std::string>();
+  if (leaves == "one")
+    config.run.leaf_numbers = job::LeafNumbers::kOne;
+  else if (leaves == "moves")
+    config.run.leaf_numbers = job::LeafNumbers::kMoves;
+  else if (leaves == "estimate")
+    config.run.leaf_numbers = job::LeafNumbers::kEstimate;
+  else
+    throw UsageError("--leaf-numbers must be one, moves or estimate, not " + kalah::quoted(leaves));
   config.run.cancel = interrupt_flag();
   config.run.log = [](const std::string& line) { std::cerr << line << std::endl; };
   catch_interrupts();

@@ -184,6 +184,9 @@ TEST_CASE("cli job: bad input gets one line and the promised exit code", "[cli][
   r = run_kalah("job run " + d + " --estimate-nodes 99999999999");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--estimate-nodes") != std::string::npos);
+  r = run_kalah("job run " + d + " --leaf-numbers sideways");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--leaf-numbers must be one, moves or estimate, not 'sideways'") != std::string::npos);
   kalah::test::write_bytes(dir.path / "j" / "job.sqlite", std::vector<char>(4096, '\x01'));
   r = run_kalah("job status " + d);
   CHECK(r.exit_code == 1);

@@ -13,8 +13,7 @@
 #include "solver/api/reports.hpp"
 #include "solver/api/session.hpp"
 #include "solver/base/value_bounds.hpp"
-#include "solver/search/board_key.hpp"
-#include "solver/search/transposition_table.hpp"
+#include "solver/search/solver.hpp"
 
 namespace kalah::job {
 
@@ -40,10 +39,8 @@ class FrontEnd {
       c.max_seeds = spec.position.pit_seeds(Side::South) + spec.position.pit_seeds(Side::North);
       // The estimate does not use the table, but a Solver needs one with room for exact keys
       // (mapped, never touched: it costs no memory).
-      const int index_bits =
-          std::max(search::BoardKey(spec.pits, c.max_seeds).bits() - search::TranspositionTable::kTagBits, 0);
-      c.table_bytes = std::max<std::uint64_t>(std::uint64_t(1) << 20,
-                                              std::uint64_t(search::TranspositionTable::kBucketBytes) << index_bits);
+      c.table_bytes =
+          std::max<std::uint64_t>(std::uint64_t(1) << 20, search::Solver::min_table_bytes(spec.pits, c.max_seeds));
       c.threads = 1;
       estimator_ = std::make_unique<api::Session>(std::move(c));
     }
@@ -88,6 +85,8 @@ class FrontEnd {
   int add_node(const Board& b);
   std::optional<int> expected(int id);
   int first_guess(int id);
+  // The estimator's value of node id with `nodes`, memoized in `memo`.
+  int memo_estimate(std::unordered_map<int, int>& memo, int id, std::uint64_t nodes);
   // The first test of goal id: the claim (--test) at the position, else the guess, else the
   // estimate (16 x --estimate-nodes when `thorough`, else the leaves' quick one).
   int first_gamma(int id, bool thorough);
@@ -142,28 +141,25 @@ int FrontEnd::add_node(const Board& b) {
   return id;
 }
 
+int FrontEnd::memo_estimate(std::unordered_map<int, int>& memo, int id, std::uint64_t nodes) {
+  if (const auto it = memo.find(id); it != memo.end()) return it->second;
+  const int v = estimator_->solver().estimate(tree_.node(id).board, nodes).value;
+  memo.emplace(id, v);
+  return v;
+}
+
 std::optional<int> FrontEnd::expected(int id) {
   // None without estimates (--estimate-nodes 0: ties to the lowest pit); else a value unit's
   // guess (the workers' first guess, with their database) where there is one.
   if (!estimator_) return std::nullopt;
-  const TopNode& n = tree_.node(id);
-  if (n.guess) return n.guess;
-  const auto it = estimates_.find(id);
-  if (it != estimates_.end()) return it->second;
-  const int v = estimator_->solver().estimate(n.board, estimate_nodes()).value;
-  estimates_.emplace(id, v);
-  return v;
+  if (const std::optional<int> guess = tree_.node(id).guess) return guess;
+  return memo_estimate(estimates_, id, estimate_nodes());
 }
 
 int FrontEnd::first_guess(int id) {
-  const TopNode& n = tree_.node(id);
-  if (n.guess) return *n.guess;
+  if (const std::optional<int> guess = tree_.node(id).guess) return *guess;
   if (!estimator_) return 0;
-  const auto it = goal_estimates_.find(id);
-  if (it != goal_estimates_.end()) return it->second;
-  const int v = estimator_->solver().estimate(n.board, 16 * estimate_nodes()).value;
-  goal_estimates_.emplace(id, v);
-  return v;
+  return memo_estimate(goal_estimates_, id, 16 * estimate_nodes());
 }
 
 int FrontEnd::first_gamma(int id, bool thorough) {
@@ -295,7 +291,7 @@ void FrontEnd::decide(int id, int gamma) {
 void FrontEnd::dispatch(int id, int gamma) {
   const auto t = Clock::now();
   while (static_cast<int>(in_flight_.size()) < pool_.size()) {
-    const std::optional<Question> q = tree_.select(id, gamma, expectation_);
+    const std::optional<Question> q = tree_.select(id, gamma, expectation_, options_.leaf_numbers);
     if (q) {
       submit(q->node, true, q->gamma);
       continue;

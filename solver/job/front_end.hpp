@@ -47,6 +47,9 @@ struct RunOptions {
   // at most 50000 a second of unit_seconds (an estimate stays a small part of a unit);
   // 0: none, ties go to the lowest pit and such a goal's first test is ">= 0".
   std::uint64_t estimate_nodes = std::uint64_t(1) << 16;
+  // How a leaf's proof and disproof numbers start (top_tree.hpp): by default its moves and
+  // its estimate (with estimate_nodes 0, its moves alone).
+  LeafNumbers leaf_numbers = LeafNumbers::kEstimate;
   // The position's first test in this run, "South minus North >= first_test" (a claim to
   // check before anything else, e.g. a published bound), instead of one at the guess. The
   // tests after it gallop and bisect as usual. Ignored once the position's value is exact.

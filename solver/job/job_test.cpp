@@ -64,19 +64,22 @@ TEST_CASE("a job's openings equal the reference solver's, every value rule set",
       // leaf expanded at its first unit over budget (workers with a table each), once with
       // budgets doubling from 1 us to 0.1 ms first, on the worker that did the work, and
       // expanded after (workers sharing one table); and expanding again with no estimate to
-      // break the ties between leaves (the lowest pit first).
-      for (const int variant : {0, 1, 2}) {
+      // break the ties between leaves (the lowest pit first; leaves numbered by their moves),
+      // and with Allis' leaf numbers (1 and 1).
+      for (const int variant : {0, 1, 2, 3}) {
         const bool doubling = variant == 1;
         INFO(rules.describe() << " Kalah(" << m << "," << n << "), "
                               << (doubling       ? "doubling"
                                   : variant == 2 ? "expanding, no estimates"
+                                  : variant == 3 ? "expanding, no estimates, leaves 1 and 1"
                                                  : "expanding"));
         ScratchDir dir("job");
         const Position p = Position::start(m, n);
         job::init_job(dir.path / "j", spec_of(p, rules));
         job::LocalRun run = small_run(2, doubling ? 1e-6 : 1e-4, 1e-4);
         run.share_table = doubling;
-        if (variant == 2) run.run.estimate_nodes = 0;
+        if (variant >= 2) run.run.estimate_nodes = 0;
+        if (variant == 3) run.run.leaf_numbers = job::LeafNumbers::kOne;
         const job::RunSummary s = job::run_local_job(dir.path / "j", run);
         REQUIRE(s.finished);
         CHECK(report_of(s) == reference_openings(p, rules));
@@ -408,6 +411,63 @@ TEST_CASE("top tree: ties between most-proving leaves go to the best estimate, e
     CHECK(q->node == second);
     tree.add_in_flight(best, -1);
   }
+}
+
+TEST_CASE("top tree: leaf numbers by moves keep a split sowing's numbers; estimates weight the unlikely side",
+          "[job]") {
+  job::TopTree tree = start_expanded();
+  const int root = 0;
+  const std::vector<job::TopEdge> edges = tree.node(root).edges;
+  const job::TopEdge& sowing = edges[2];  // ends on the opponent's side: no extra turn
+  REQUIRE_FALSE(sowing.extra_turn);
+  const int child = sowing.child;
+  auto moves_of = [&](int id) {
+    int moves = 0;
+    for (int pit = 0; pit < tree.pits(); ++pit) moves += tree.node(id).board.cells[static_cast<std::size_t>(pit)] != 0;
+    return moves;
+  };
+  const int moves = moves_of(child);
+  REQUIRE(moves > 1);
+  bool negated = false;
+  const job::Question q = job::TopTree::edge_question(sowing, 0, &negated);
+  REQUIRE(negated);
+  using job::LeafNumbers;
+  // A leaf: 1 and 1 (Allis), or 1 to prove and its moves to disprove.
+  CHECK(tree.numbers(child, q.gamma).proof == 1);
+  CHECK(tree.numbers(child, q.gamma).disproof == 1);
+  const job::TopTree::Numbers by_moves = tree.numbers(child, q.gamma, {}, LeafNumbers::kMoves);
+  CHECK(by_moves.proof == 1);
+  CHECK(by_moves.disproof == static_cast<std::uint64_t>(moves));
+  // An estimate at or above the leaf's gamma calls the disproof unlikely; below, the proof.
+  auto at = [&](int v) { return [=](int) { return std::optional<int>(v); }; };
+  const job::TopTree::Numbers likely = tree.numbers(child, q.gamma, at(q.gamma), LeafNumbers::kEstimate);
+  CHECK(likely.proof == 1);
+  CHECK(likely.disproof == job::TopTree::kUnlikely * static_cast<std::uint64_t>(moves));
+  const job::TopTree::Numbers unlikely = tree.numbers(child, q.gamma, at(q.gamma - 2), LeafNumbers::kEstimate);
+  CHECK(unlikely.proof == job::TopTree::kUnlikely);
+  CHECK(unlikely.disproof == static_cast<std::uint64_t>(moves));
+  // No estimate: as by moves.
+  const job::TopTree::Numbers none = tree.numbers(
+      child, q.gamma, [](int) { return std::optional<int>(); }, LeafNumbers::kEstimate);
+  CHECK(none.proof == by_moves.proof);
+  CHECK(none.disproof == by_moves.disproof);
+  // The root's proof through the sowing is the child's disproof. Expanded, the child's
+  // disproof is the sum over its replies: by moves a reply that ends the turn counts 1 (its
+  // proof: one good answer), so with no extra turns it stays at the child's moves; a reply
+  // with an extra turn asks the same player again and counts that board's moves. With 1 and 1
+  // every reply counts 1, so the sowing's proof number grows from 1 to the number of replies
+  // and the walk leaves the sowing it just split.
+  CHECK(tree.numbers(root, 0).proof == 1);
+  tree.expand(child);
+  std::uint64_t expected = 0;
+  for (const job::TopEdge& e : tree.node(child).edges) {
+    bool through_negated = false;
+    const job::Question eq = job::TopTree::edge_question(e, q.gamma, &through_negated);
+    REQUIRE(tree.decided(eq.node, eq.gamma) == 0);
+    expected += e.extra_turn ? static_cast<std::uint64_t>(moves_of(e.child)) : 1;
+  }
+  CHECK(tree.numbers(child, q.gamma, {}, LeafNumbers::kMoves).disproof == expected);
+  CHECK(tree.numbers(child, q.gamma).disproof == tree.node(child).edges.size());
 }
 
 TEST_CASE("a job run told a first test asks it of the position first, and still ends at the reference", "[job]") {

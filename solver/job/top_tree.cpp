@@ -166,7 +166,25 @@ Question TopTree::edge_question(const TopEdge& e, int gamma, bool* negated) {
   return Question{e.child, e.extra_turn ? gamma - e.stored : e.stored - gamma + 1};
 }
 
-TopTree::Numbers TopTree::numbers(int id, int gamma, Memo& memo, int depth) const {
+TopTree::Numbers TopTree::leaf_numbers(int id, int gamma, const Walk& walk) const {
+  const TopNode& n = node(id);
+  Numbers r{1, 1, n.in_flight == 0};
+  if (walk.leaves == LeafNumbers::kOne) return r;
+  std::uint64_t moves = 0;
+  for (int pit = 0; pit < pits_; ++pit) moves += n.board.cells[static_cast<std::size_t>(pit)] != 0;
+  r.disproof = std::max<std::uint64_t>(moves, 1);
+  if (walk.leaves == LeafNumbers::kEstimate && walk.expected) {
+    if (const std::optional<int> e = walk.expected(id)) {
+      if (*e >= gamma)
+        r.disproof *= kUnlikely;
+      else
+        r.proof *= kUnlikely;
+    }
+  }
+  return r;
+}
+
+TopTree::Numbers TopTree::numbers(int id, int gamma, Walk& walk, int depth) const {
   if (depth > kMaxDepth) throw std::logic_error("proof job: the top tree is deeper than any game (a cycle?)");
   switch (decided(id, gamma)) {
     case 1: return {0, kInfinite, false};
@@ -174,26 +192,31 @@ TopTree::Numbers TopTree::numbers(int id, int gamma, Memo& memo, int depth) cons
     default: break;
   }
   const TopNode& n = node(id);
-  if (!n.expanded) return {1, 1, n.in_flight == 0};
+  if (!n.expanded) return leaf_numbers(id, gamma, walk);
   const std::uint64_t key = (static_cast<std::uint64_t>(id) << 12) | static_cast<std::uint64_t>(gamma + 2048);
-  if (const auto it = memo.find(key); it != memo.end()) return it->second;
+  if (const auto it = walk.memo.find(key); it != walk.memo.end()) return it->second;
   Numbers r{kInfinite, 0, false};
   for (const TopEdge& e : n.edges) {
     bool negated = false;
     const Question q = edge_question(e, gamma, &negated);
-    Numbers c = numbers(q.node, q.gamma, memo, depth + 1);
+    Numbers c = numbers(q.node, q.gamma, walk, depth + 1);
     if (negated) std::swap(c.proof, c.disproof);
     r.proof = std::min(r.proof, c.proof);
     r.disproof = saturating_add(r.disproof, c.disproof);
     // Only an undecided edge can help: a decided one has no open leaf.
     r.available = r.available || c.available;
   }
-  memo.emplace(key, r);
+  walk.memo.emplace(key, r);
   return r;
 }
 
-std::optional<Question> TopTree::select(int target, int gamma, const Expectation& expected) const {
-  Memo memo;
+TopTree::Numbers TopTree::numbers(int id, int gamma, const Expectation& expected, LeafNumbers leaves) const {
+  Walk walk{expected, leaves, {}};
+  return numbers(id, gamma, walk, 0);
+}
+
+std::optional<Question> TopTree::select(int target, int gamma, const Expectation& expected, LeafNumbers leaves) const {
+  Walk walk{expected, leaves, {}};
   Question q{target, gamma};
   // The value through edge e by the estimate of its child; none without one.
   auto through = [&](const TopEdge& e) -> std::optional<int> {
@@ -203,7 +226,7 @@ std::optional<Question> TopTree::select(int target, int gamma, const Expectation
     return value_through(e.stored, e.extra_turn, *v);
   };
   for (int depth = 0;; ++depth) {
-    const Numbers here = numbers(q.node, q.gamma, memo, depth);
+    const Numbers here = numbers(q.node, q.gamma, walk, depth);
     if (!here.available || here.proof == 0 || here.disproof == 0) return std::nullopt;
     const TopNode& n = node(q.node);
     if (!n.expanded) return q;
@@ -212,26 +235,23 @@ std::optional<Question> TopTree::select(int target, int gamma, const Expectation
     const TopEdge* best = nullptr;
     Question best_question;
     std::uint64_t best_proof = kInfinite + 1, best_disproof = 0;
-    std::optional<std::optional<int>> best_through;  // computed when first needed
     for (const TopEdge& e : n.edges) {
       bool negated = false;
       const Question eq = edge_question(e, q.gamma, &negated);
-      Numbers c = numbers(eq.node, eq.gamma, memo, depth + 1);
+      Numbers c = numbers(eq.node, eq.gamma, walk, depth + 1);
       if (!c.available || c.proof == 0 || c.disproof == 0) continue;
       if (negated) std::swap(c.proof, c.disproof);
       bool better = !best || c.proof < best_proof || (c.proof == best_proof && c.disproof < best_disproof);
-      std::optional<std::optional<int>> here_through;
       if (best && c.proof == best_proof && c.disproof == best_disproof) {
-        if (!best_through) best_through = through(*best);
-        here_through = through(e);
-        better = *here_through && (!*best_through || **here_through > **best_through);
+        // The front end memoizes its estimates: asking again at each tie costs a lookup.
+        const std::optional<int> mine = through(e), incumbent = through(*best);
+        better = mine && (!incumbent || *mine > *incumbent);
       }
       if (better) {
         best = &e;
         best_question = eq;
         best_proof = c.proof;
         best_disproof = c.disproof;
-        best_through = here_through;
       }
     }
     if (!best) return std::nullopt;

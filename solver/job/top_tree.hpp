@@ -16,9 +16,11 @@
 // a node is an OR of its edges, an edge with an extra turn asks its child the same kind of
 // question (v(c) >= g - stored), one without asks the negation (v(c) >= stored - g + 1 false),
 // so the edge's proof and disproof numbers are the child's, swapped. select() walks from the
-// target to a most-proving leaf that has no unit in flight. Where proof numbers tie (at first
-// every leaf counts 1: the root's children all tie), an estimate of the children's values
-// picks the edge most likely to prove: what a player would try first.
+// target to a most-proving leaf that has no unit in flight. A leaf's numbers start as
+// LeafNumbers says: Allis' 1 and 1, or 1 to prove and its number of moves to disprove (every
+// move must fail), the side an estimate of its value calls unlikely weighted by kUnlikely.
+// Where the numbers tie, an estimate of the children's values picks the edge most likely to
+// prove: what a player would try first.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +59,19 @@ struct TopNode {
 struct Question {
   int node = -1;
   int gamma = 0;
+};
+
+// How an unexpanded leaf's proof and disproof numbers start, for "v(leaf) >= gamma".
+enum class LeafNumbers {
+  // 1 and 1 (Allis 1994). Expanding a sowing then raises its proof number from 1 to the sum
+  // over the opponent's replies, so the walk leaves the sowing it just split for untried ones.
+  kOne,
+  // 1 to prove (one good move), the leaf's number of moves to disprove (all must fail): a
+  // leaf counts what its expansion will, so splitting a leaf does not push the walk away.
+  kMoves,
+  // kMoves, and the side the leaf's estimate calls unlikely (proof when the estimate is below
+  // gamma, else disproof) multiplied by kUnlikely; a leaf with no estimate as kMoves.
+  kEstimate,
 };
 
 class TopTree {
@@ -108,21 +123,34 @@ class TopTree {
     bool available = false;  // a leaf without a unit in flight lies below
   };
   static constexpr std::uint64_t kInfinite = ~std::uint64_t(0) >> 2;
+  // LeafNumbers::kEstimate's weight on the outcome a leaf's estimate calls unlikely.
+  static constexpr std::uint64_t kUnlikely = 4;
   // An estimate of a node's value (not a bound), or none: what select breaks ties with.
   using Expectation = std::function<std::optional<int>(int node)>;
   // A most-proving leaf question for "v(target) >= gamma" whose leaf has no unit in flight;
-  // none when the test is decided or every such leaf is busy. At each node the edge with the
-  // least proof number, ties to the least disproof number, then to the greatest value
-  // `expected` gives through the edge (an edge whose child has no estimate after one that
-  // has), then to the lowest pit. Which leaf is chosen never changes a value, only the work.
-  std::optional<Question> select(int target, int gamma, const Expectation& expected = {}) const;
+  // none when the test is decided or every such leaf is busy. Leaves start as `leaves` says
+  // (kEstimate asks `expected` of every open leaf below the target). At each node the edge
+  // with the least proof number, ties to the least disproof number, then to the greatest
+  // value `expected` gives through the edge (an edge whose child has no estimate after one
+  // that has), then to the lowest pit. Which leaf is chosen never changes a value, only the
+  // work.
+  std::optional<Question> select(int target, int gamma, const Expectation& expected = {},
+                                 LeafNumbers leaves = LeafNumbers::kOne) const;
+  // The proof and disproof numbers of "v(id) >= gamma" (what select walks by).
+  Numbers numbers(int id, int gamma, const Expectation& expected = {}, LeafNumbers leaves = LeafNumbers::kOne) const;
 
   // Leaves (not expanded, not exact) below `id`, each counted once.
   std::uint64_t open_leaves_below(int id) const;
 
  private:
   using Memo = std::unordered_map<std::uint64_t, Numbers>;
-  Numbers numbers(int id, int gamma, Memo& memo, int depth) const;
+  struct Walk {  // one select's or numbers' walk: how leaves start, and the memo
+    const Expectation& expected;
+    LeafNumbers leaves;
+    Memo memo;
+  };
+  Numbers numbers(int id, int gamma, Walk& walk, int depth) const;
+  Numbers leaf_numbers(int id, int gamma, const Walk& walk) const;
   std::pair<int, int> bounds_from_children(const TopNode& n) const;
   void propagate(int id, std::vector<int>* changed);
 

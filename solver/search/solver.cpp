@@ -34,14 +34,17 @@ std::size_t Solver::table_bytes_for(int pits, int max_seeds, std::size_t request
   return std::min(bytes, requested);
 }
 
-namespace {
-// The table's starting size: as asked, but with room for exact keys (at most kTagBits of a
-// key above the bucket index).
-std::size_t initial_table_bytes(int pits, int max_seeds, std::size_t asked) {
-  if (asked == 0) return 0;
+std::size_t Solver::min_table_bytes(int pits, int max_seeds) {
   const int key_bits = BoardKey(pits, std::max(max_seeds, 0)).bits();
   const int index_bits = std::max(key_bits - TranspositionTable::kTagBits, 0);
-  return std::max(asked, index_bits >= 40 ? SIZE_MAX : TranspositionTable::kBucketBytes << index_bits);
+  return index_bits >= 40 ? SIZE_MAX : TranspositionTable::kBucketBytes << index_bits;
+}
+
+namespace {
+// The table's starting size: as asked, but with room for exact keys.
+std::size_t initial_table_bytes(int pits, int max_seeds, std::size_t asked) {
+  if (asked == 0) return 0;
+  return std::max(asked, Solver::min_table_bytes(pits, max_seeds));
 }
 }  // namespace
 

@@ -94,6 +94,9 @@ class Solver {
 
   // The table size a Solver gets when asked for `requested` bytes (SolverOptions::table_bytes).
   static std::size_t table_bytes_for(int pits, int max_seeds, std::size_t requested);
+  // The least table with room for exact keys of boards with max_seeds seeds (at most kTagBits
+  // of a key above the bucket index): smaller ones are refused (SIZE_MAX: none fits).
+  static std::size_t min_table_bytes(int pits, int max_seeds);
 
   // Exact remainder value of b (mover to move). Throws std::invalid_argument when b holds
   // more than max_seeds seeds in the pits, Interrupted when cancelled.
