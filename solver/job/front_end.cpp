@@ -81,6 +81,7 @@ class FrontEnd {
   void abandon();
   std::vector<char> under_goal() const;
   void log_progress(bool force);
+  void log_waiting();
   void save(std::vector<int> touched, const UnitRecord* unit = nullptr);
   int add_node(const Board& b);
   std::optional<int> expected(int id);
@@ -205,7 +206,32 @@ UnitOutcome FrontEnd::next_outcome() {
     if (std::optional<UnitOutcome> out = pool_.wait_for(0.1)) return std::move(*out);
     note_stop_request();
     if (!stopping_) dispatch(goal_, goal_gamma_);
+    log_waiting();
   }
+}
+
+void FrontEnd::log_waiting() {
+  // Progress lines come when units answer; with units of an hour the log would be silent for
+  // an hour. A line every 6 log periods (a minute from the command line) says what the workers
+  // are on and how far into their budgets. None with log_seconds 0 (a line a unit answered).
+  if (!options_.log || !(options_.log_seconds > 0) || in_flight_.empty()) return;
+  if (since(last_log_) < 6 * options_.log_seconds) return;
+  last_log_ = Clock::now();
+  std::ostringstream line;
+  line.setf(std::ios::fixed);
+  line.precision(1);
+  line << "job: " << since(t0_) << " s, waiting on " << in_flight_.size() << " unit(s):";
+  int shown = 0;
+  for (const auto& [uid, f] : in_flight_) {
+    line << (shown == 0 ? " " : ", ");
+    if (++shown > 4) {
+      line << "...";
+      break;
+    }
+    line << "node " << f.node << (f.test ? " >= " + std::to_string(f.gamma) : std::string(" value")) << " "
+         << since(f.started) << " of " << f.budget << " s";
+  }
+  options_.log(line.str());
 }
 
 void FrontEnd::drain() {

@@ -42,8 +42,9 @@ struct RunOptions {
   double hours = 0;  // stop after this long; 0: run to the end
   // Units on boards with at most this many seeds (the workers' database) ask the exact value.
   int database_seeds = -1;
-  // Nodes of the quick estimate of a leaf's value that breaks ties between the most-proving
-  // leaves (and 16 times that for a goal's first test when no value unit's guess is back),
+  // Nodes of the quick estimate of a leaf's value that weights its proof numbers (leaf_numbers)
+  // and breaks ties between the most-proving leaves (and 16 times that for a goal's first
+  // test when no value unit's guess is back),
   // at most 50000 a second of unit_seconds (an estimate stays a small part of a unit);
   // 0: none, ties go to the lowest pit and such a goal's first test is ">= 0".
   std::uint64_t estimate_nodes = std::uint64_t(1) << 16;

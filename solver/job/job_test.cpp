@@ -413,7 +413,7 @@ TEST_CASE("top tree: ties between most-proving leaves go to the best estimate, e
   }
 }
 
-TEST_CASE("top tree: leaf numbers by moves keep a split sowing's numbers; estimates weight the unlikely side",
+TEST_CASE("top tree: leaf numbers by moves count the replies a split will; estimates weight the unlikely side",
           "[job]") {
   job::TopTree tree = start_expanded();
   const int root = 0;
@@ -467,7 +467,34 @@ TEST_CASE("top tree: leaf numbers by moves keep a split sowing's numbers; estima
     expected += e.extra_turn ? static_cast<std::uint64_t>(moves_of(e.child)) : 1;
   }
   CHECK(tree.numbers(child, q.gamma, {}, LeafNumbers::kMoves).disproof == expected);
+  const auto& replies = tree.node(child).edges;
+  if (std::none_of(replies.begin(), replies.end(), [](const job::TopEdge& e) { return e.extra_turn; }))
+    CHECK(expected == static_cast<std::uint64_t>(moves));
   CHECK(tree.numbers(child, q.gamma).disproof == tree.node(child).edges.size());
+}
+
+TEST_CASE("a job run says what its workers are on while long units run", "[job]") {
+  // Kalah(6,4)'s value takes the one worker seconds without a database; its unit's budget is
+  // 10 minutes, so no unit answers for a while and a waiting line (every 6 log periods) names
+  // the root's value unit and how far into its budget it is. The run stops at that line.
+  ScratchDir dir("job");
+  job::init_job(dir.path / "j", spec_of(Position::start(6, 4), Rules{}, false));
+  job::LocalRun run = small_run(1, 600);
+  std::atomic<bool> cancel{false};
+  run.run.cancel = &cancel;
+  run.run.log_seconds = 0.02;
+  std::string waiting;
+  run.run.log = [&](const std::string& line) {
+    if (waiting.empty() && line.find("waiting on") != std::string::npos) {
+      waiting = line;
+      cancel = true;
+    }
+  };
+  const job::RunSummary s = job::run_local_job(dir.path / "j", run);
+  REQUIRE_FALSE(s.finished);
+  INFO(waiting);
+  CHECK(waiting.find("waiting on 1 unit(s): node 0 value ") != std::string::npos);
+  CHECK(waiting.find(" of 600.0 s") != std::string::npos);
 }
 
 TEST_CASE("a job run told a first test asks it of the position first, and still ends at the reference", "[job]") {

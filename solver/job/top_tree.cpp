@@ -231,7 +231,8 @@ std::optional<Question> TopTree::select(int target, int gamma, const Expectation
     const TopNode& n = node(q.node);
     if (!n.expanded) return q;
     // The edge that proves this node most cheaply among those with a free leaf (see the
-    // declaration for the ties). The estimate is asked for only where the numbers tie.
+    // declaration for the ties). The estimate is asked of the open leaves for their numbers
+    // (kEstimate) and of the children again where the numbers tie.
     const TopEdge* best = nullptr;
     Question best_question;
     std::uint64_t best_proof = kInfinite + 1, best_disproof = 0;

@@ -67,7 +67,8 @@ enum class LeafNumbers {
   // over the opponent's replies, so the walk leaves the sowing it just split for untried ones.
   kOne,
   // 1 to prove (one good move), the leaf's number of moves to disprove (all must fail): a
-  // leaf counts what its expansion will, so splitting a leaf does not push the walk away.
+  // leaf counts what its expansion will when its replies end the turn (a reply with an extra
+  // turn counts that board's moves), so splitting a sowing hardly pushes the walk away.
   kMoves,
   // kMoves, and the side the leaf's estimate calls unlikely (proof when the estimate is below
   // gamma, else disproof) multiplied by kUnlikely; a leaf with no estimate as kMoves.
@@ -125,7 +126,8 @@ class TopTree {
   static constexpr std::uint64_t kInfinite = ~std::uint64_t(0) >> 2;
   // LeafNumbers::kEstimate's weight on the outcome a leaf's estimate calls unlikely.
   static constexpr std::uint64_t kUnlikely = 4;
-  // An estimate of a node's value (not a bound), or none: what select breaks ties with.
+  // An estimate of a node's value (not a bound), or none: what select breaks ties with and,
+  // by LeafNumbers::kEstimate, what weights a leaf's numbers.
   using Expectation = std::function<std::optional<int>(int node)>;
   // A most-proving leaf question for "v(target) >= gamma" whose leaf has no unit in flight;
   // none when the test is decided or every such leaf is busy. Leaves start as `leaves` says
