@@ -79,8 +79,8 @@ int run_run(const Args& args) {
       ("unit-seconds", po::value<double>()->default_value(30), "a unit's first budget: a unit that runs longer is stopped and its board asked again with twice the budget")
       ("max-unit-seconds", po::value<double>()->default_value(0), "the largest budget; a unit over it has its board expanded (0: 64 x --unit-seconds)")
       ("hours", po::value<double>()->default_value(0), "stop after this many hours (0: run to the end); run again to go on")
-      ("estimate-nodes", po::value<std::uint64_t>()->default_value(std::uint64_t(1) << 16), "nodes of the quick estimate of a leaf that weights its proof numbers (--leaf-numbers estimate) and breaks ties between the leaves they rank alike, at most 50000 a second of --unit-seconds (0: none, ties to the lowest pit)")
-      ("leaf-numbers", po::value<std::string>()->default_value("estimate"), "how a leaf's proof and disproof numbers start: one (1 and 1), moves (1 to prove, its moves to disprove), estimate (moves, the side its estimate calls unlikely times 4)")
+      ("estimate-nodes", po::value<std::uint64_t>()->default_value(std::uint64_t(1) << 16), "nodes of the quick estimate of a leaf that breaks ties between the leaves the proof numbers rank alike (and weights those numbers with --leaf-numbers estimate), at most 50000 a second of --unit-seconds (0: none, ties to the lowest pit)")
+      ("leaf-numbers", po::value<std::string>()->default_value("moves"), "how a leaf's proof and disproof numbers start: one (1 and 1), moves (1 to prove, its moves to disprove), estimate (moves, the side its estimate calls unlikely times 4)")
       ("test", po::value<int>(), "the position's first test in this run: South minus North >= this margin (a claim to check first); default: at the guess")
       ("json", "print the report as one JSON object when the run ends");
   // clang-format on

@@ -560,17 +560,33 @@ void FrontEnd::main_loop() {
 
 std::unordered_map<int, double> carried_budgets(const std::vector<UnitRecord>& units, const TopTree& tree,
                                                 double unit_seconds, double max_budget) {
-  std::unordered_map<int, double> longest;
+  const double largest = std::max(max_budget, unit_seconds);
+  auto open_leaf = [&](const TopNode& n) { return !n.expanded && !n.exact() && !n.terminal; };
+  std::unordered_map<int, double> longest;  // the longest unanswered unit of each node
+  std::vector<char> asked(static_cast<std::size_t>(tree.size()), 0);
   for (const UnitRecord& u : units) {
-    if (u.complete || u.node < 0 || u.node >= tree.size()) continue;
-    const TopNode& n = tree.node(u.node);
-    if (n.expanded || n.exact() || n.terminal) continue;
+    if (u.node < 0 || u.node >= tree.size()) continue;
+    asked[static_cast<std::size_t>(u.node)] = 1;
+    if (u.complete || tree.node(u.node).exact()) continue;
     double& s = longest[u.node];
     s = std::max(s, u.seconds);
   }
   std::unordered_map<int, double> budgets;
-  for (const auto& [node, s] : longest)
-    budgets[node] = std::min(std::max(unit_seconds, 2 * s), std::max(max_budget, unit_seconds));
+  for (const auto& [node, s] : longest) {
+    const TopNode& n = tree.node(node);
+    if (open_leaf(n)) {
+      budgets[node] = std::min(std::max(unit_seconds, 2 * s), largest);
+    } else if (n.expanded) {
+      // A leaf expanded after a unit over the largest budget: its children start at half that
+      // budget, as within a run (FrontEnd::apply), where no unit has asked them yet.
+      for (const TopEdge& e : n.edges) {
+        if (asked[static_cast<std::size_t>(e.child)] || !open_leaf(tree.node(e.child)) || s / 2 <= unit_seconds)
+          continue;
+        double& b = budgets[e.child];
+        b = std::max(b, std::min(s / 2, largest));
+      }
+    }
+  }
   return budgets;
 }
 

@@ -42,15 +42,16 @@ struct RunOptions {
   double hours = 0;  // stop after this long; 0: run to the end
   // Units on boards with at most this many seeds (the workers' database) ask the exact value.
   int database_seeds = -1;
-  // Nodes of the quick estimate of a leaf's value that weights its proof numbers (leaf_numbers)
-  // and breaks ties between the most-proving leaves (and 16 times that for a goal's first
-  // test when no value unit's guess is back),
+  // Nodes of the quick estimate of a leaf's value that breaks ties between the most-proving
+  // leaves (with LeafNumbers::kEstimate, weights their numbers too; and 16 times that for a
+  // goal's first test when no value unit's guess is back),
   // at most 50000 a second of unit_seconds (an estimate stays a small part of a unit);
   // 0: none, ties go to the lowest pit and such a goal's first test is ">= 0".
   std::uint64_t estimate_nodes = std::uint64_t(1) << 16;
-  // How a leaf's proof and disproof numbers start (top_tree.hpp): by default its moves and
-  // its estimate (with estimate_nodes 0, its moves alone).
-  LeafNumbers leaf_numbers = LeafNumbers::kEstimate;
+  // How a leaf's proof and disproof numbers start (top_tree.hpp): by default its moves, the
+  // estimate breaking ties (kEstimate weights them by the estimate too: on (6,6) that left a
+  // split sowing, results/kalah66.md run 4).
+  LeafNumbers leaf_numbers = LeafNumbers::kMoves;
   // The position's first test in this run, "South minus North >= first_test" (a claim to
   // check before anything else, e.g. a published bound), instead of one at the guess. The
   // tests after it gallop and bisect as usual. Ignored once the position's value is exact.
@@ -82,6 +83,8 @@ RunSummary run_job(JobStore& store, WorkerPool& pool, const RunOptions& options)
 // `max_budget`), not at `unit_seconds` again. The workers' tables did not survive the run
 // that stopped, so asking again from the smallest budget would only repeat the short units
 // that could not answer before (a stopped run of hours would lose another hour per leaf).
+// A leaf no unit has asked, below a node whose longest unanswered unit ran s seconds (a leaf
+// expanded after its unit ran over the largest budget), starts at s / 2, as within a run.
 std::unordered_map<int, double> carried_budgets(const std::vector<UnitRecord>& units, const TopTree& tree,
                                                 double unit_seconds, double max_budget);
 

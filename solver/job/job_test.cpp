@@ -557,6 +557,13 @@ TEST_CASE("a run starts each open leaf at the budget its units reached in earlie
   CHECK(budgets.at(c) == 30.0);     // never less than the first budget
   CHECK(budgets.count(root) == 0);  // expanded: not a leaf
   CHECK(job::carried_budgets({unit(a, false, 5000.0)}, tree, 30, 1920).at(a) == 1920.0);  // at most the largest
+  // A leaf expanded after a long unit: its children no unit has asked start at half that.
+  const auto split = job::carried_budgets({unit(root, false, 1000.0), unit(b, true, 10.0)}, tree, 30, 1920);
+  CHECK(split.at(a) == 500.0);
+  CHECK(split.count(b) == 0);  // asked already: its own units decide
+  CHECK(split.at(c) == 500.0);
+  CHECK(job::carried_budgets({unit(root, false, 50.0)}, tree, 30, 1920).empty());  // half below the first budget
+  CHECK(job::carried_budgets({unit(root, false, 9000.0)}, tree, 30, 1920).at(a) == 1920.0);
   tree.tighten(a, 0, 0);  // proven since: not an open leaf
   CHECK(job::carried_budgets(units, tree, 30, 1920).count(a) == 0);
 }

@@ -242,11 +242,14 @@ std::optional<Question> TopTree::select(int target, int gamma, const Expectation
       Numbers c = numbers(eq.node, eq.gamma, walk, depth + 1);
       if (!c.available || c.proof == 0 || c.disproof == 0) continue;
       if (negated) std::swap(c.proof, c.disproof);
-      bool better = !best || c.proof < best_proof || (c.proof == best_proof && c.disproof < best_disproof);
-      if (best && c.proof == best_proof && c.disproof == best_disproof) {
+      bool better = !best || c.proof < best_proof;
+      if (best && c.proof == best_proof) {
         // The front end memoizes its estimates: asking again at each tie costs a lookup.
         const std::optional<int> mine = through(e), incumbent = through(*best);
-        better = mine && (!incumbent || *mine > *incumbent);
+        if (mine != incumbent)
+          better = mine && (!incumbent || *mine > *incumbent);
+        else
+          better = c.disproof < best_disproof;
       }
       if (better) {
         best = &e;

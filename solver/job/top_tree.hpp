@@ -132,10 +132,12 @@ class TopTree {
   // A most-proving leaf question for "v(target) >= gamma" whose leaf has no unit in flight;
   // none when the test is decided or every such leaf is busy. Leaves start as `leaves` says
   // (kEstimate asks `expected` of every open leaf below the target). At each node the edge
-  // with the least proof number, ties to the least disproof number, then to the greatest
-  // value `expected` gives through the edge (an edge whose child has no estimate after one
-  // that has), then to the lowest pit. Which leaf is chosen never changes a value, only the
-  // work.
+  // with the least proof number, ties to the greatest value `expected` gives through the edge
+  // (an edge whose child has no estimate after one that has), then to the least disproof
+  // number, then to the lowest pit. The estimate comes before the disproof number because a
+  // split sowing's disproof number is its replies' (about 5 on (6,6)) against 1 for an untried
+  // one: the other way the walk would leave a sowing it had just split. Which leaf is chosen
+  // never changes a value, only the work.
   std::optional<Question> select(int target, int gamma, const Expectation& expected = {},
                                  LeafNumbers leaves = LeafNumbers::kOne) const;
   // The proof and disproof numbers of "v(id) >= gamma" (what select walks by).
