@@ -166,13 +166,17 @@ Question TopTree::edge_question(const TopEdge& e, int gamma, bool* negated) {
   return Question{e.child, e.extra_turn ? gamma - e.stored : e.stored - gamma + 1};
 }
 
+int TopTree::moves(int id) const {
+  const Board& b = node(id).board;
+  int count = 0;
+  for (int pit = 0; pit < pits_; ++pit) count += b.cells[static_cast<std::size_t>(pit)] != 0;
+  return count;
+}
+
 TopTree::Numbers TopTree::leaf_numbers(int id, int gamma, const Walk& walk) const {
-  const TopNode& n = node(id);
-  Numbers r{1, 1, n.in_flight == 0};
+  Numbers r{1, 1, node(id).in_flight == 0};
   if (walk.leaves == LeafNumbers::kOne) return r;
-  std::uint64_t moves = 0;
-  for (int pit = 0; pit < pits_; ++pit) moves += n.board.cells[static_cast<std::size_t>(pit)] != 0;
-  r.disproof = std::max<std::uint64_t>(moves, 1);
+  r.disproof = static_cast<std::uint64_t>(std::max(moves(id), 1));
   if (walk.leaves == LeafNumbers::kEstimate && walk.expected) {
     if (const std::optional<int> e = walk.expected(id)) {
       if (*e >= gamma)

@@ -115,6 +115,8 @@ class TopTree {
   // The question an edge asks its child for "v(parent) >= gamma": the child's gamma, and
   // whether its answer is negated (no extra turn: the child's mover is the opponent).
   static Question edge_question(const TopEdge& e, int gamma, bool* negated);
+  // The mover's sowings from node id (its non-empty pits): the edges its expansion makes.
+  int moves(int id) const;
 
   // Decided tests: +1 true, -1 false, 0 undecided.
   int decided(int id, int gamma) const;
