@@ -80,6 +80,7 @@ int run_run(const Args& args) {
       ("max-unit-seconds", po::value<double>()->default_value(0), "the largest budget; a unit over it has its board expanded (0: 64 x --unit-seconds)")
       ("hours", po::value<double>()->default_value(0), "stop after this many hours (0: run to the end); run again to go on")
       ("estimate-nodes", po::value<std::uint64_t>()->default_value(std::uint64_t(1) << 16), "nodes of the quick estimate of a leaf that breaks ties between the leaves the proof numbers rank alike (and weights those numbers with --leaf-numbers estimate), at most 50000 a second of --unit-seconds (0: none, ties to the lowest pit)")
+      ("select", po::value<std::string>()->default_value("proof-numbers"), "how the next leaf of a test is picked: proof-numbers (the most-proving free leaf), commit (down the line the estimate expects: one move where the test should hold, every move where it should fail)")
       ("leaf-numbers", po::value<std::string>()->default_value("moves"), "how a leaf's proof and disproof numbers start: one (1 and 1), moves (1 to prove, its moves to disprove), estimate (moves, the side its estimate calls unlikely times 4)")
       ("test", po::value<int>(), "the position's first test in this run: South minus North >= this margin (a claim to check first); default: at the guess")
       ("json", "print the report as one JSON object when the run ends");
@@ -87,12 +88,13 @@ int run_run(const Args& args) {
   options.add(search_options());
   po::variables_map vm;
   const auto pos = dir_positional();
-  if (!parse_command("job run",
-                     "DIR [--db DIR] [--workers W] [--own-tables] [--threads T] [--unit-seconds S] "
-                     "[--max-unit-seconds S] [--hours H] [--test MARGIN] [--estimate-nodes N] [--leaf-numbers HOW] "
-                     "[--tt-memory SIZE] "
-                     "[--memory SIZE] [--json]",
-                     options, args, vm, &pos))
+  if (!parse_command(
+          "job run",
+          "DIR [--db DIR] [--workers W] [--own-tables] [--threads T] [--unit-seconds S] "
+          "[--max-unit-seconds S] [--hours H] [--test MARGIN] [--estimate-nodes N] [--select HOW] [--leaf-numbers HOW] "
+          "[--tt-memory SIZE] "
+          "[--memory SIZE] [--json]",
+          options, args, vm, &pos))
     return 0;
   const std::string dir = vm["dir"].as<std::string>();
   job::LocalRun config;
@@ -128,6 +130,13 @@ int run_run(const Args& args) {
     config.run.leaf_numbers = job::LeafNumbers::kEstimate;
   else
     throw UsageError("--leaf-numbers must be one, moves or estimate, not " + kalah::quoted(leaves));
+  const std::string select = vm["select"].as<std::string>();
+  if (select == "proof-numbers")
+    config.run.selection = job::Selection::kProofNumbers;
+  else if (select == "commit")
+    config.run.selection = job::Selection::kCommit;
+  else
+    throw UsageError("--select must be proof-numbers or commit, not " + kalah::quoted(select));
   config.run.cancel = interrupt_flag();
   config.run.log = [](const std::string& line) { std::cerr << line << std::endl; };
   catch_interrupts();

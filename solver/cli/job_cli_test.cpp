@@ -187,6 +187,10 @@ TEST_CASE("cli job: bad input gets one line and the promised exit code", "[cli][
   r = run_kalah("job run " + d + " --leaf-numbers sideways");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--leaf-numbers must be one, moves or estimate, not 'sideways'") != std::string::npos);
+  r = run_kalah("job run " + d + " --select sideways");
+  CHECK(r.exit_code == 2);
+  CHECK(one_line(r.err));
+  CHECK(r.err.find("--select must be proof-numbers or commit, not 'sideways'") != std::string::npos);
   kalah::test::write_bytes(dir.path / "j" / "job.sqlite", std::vector<char>(4096, '\x01'));
   r = run_kalah("job status " + d);
   CHECK(r.exit_code == 1);

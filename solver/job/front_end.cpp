@@ -91,6 +91,9 @@ class FrontEnd {
   // The first test of goal id: the claim (--test) at the position, else the guess, else the
   // estimate (16 x --estimate-nodes when `thorough`, else the leaves' quick one).
   int first_gamma(int id, bool thorough);
+  // Whether "v(id) >= gamma" is expected to hold: the claim (--test) does, another test as
+  // the node's estimate says (true without one).
+  bool expects_true(int id, int gamma);
   void expand_first_turns(int id);
   bool start_pending_goal();
 
@@ -172,6 +175,14 @@ int FrontEnd::first_gamma(int id, bool thorough) {
   const Position& p = store_.spec().position;
   const int m = *options_.first_test;
   return p.to_move == Side::South ? base::round_up(m - p.margin(), seeds) : base::round_up(p.margin() - m + 1, seeds);
+}
+
+bool FrontEnd::expects_true(int id, int gamma) {
+  // The claim's test at a position with North to move is its negation (first_gamma).
+  if (id == 0 && options_.first_test && gamma == first_gamma(0, false))
+    return store_.spec().position.to_move == Side::South;
+  const std::optional<int> e = expected(id);
+  return !e || *e >= gamma;
 }
 
 void FrontEnd::request_stop(const std::string& reason) {
@@ -317,7 +328,9 @@ void FrontEnd::decide(int id, int gamma) {
 void FrontEnd::dispatch(int id, int gamma) {
   const auto t = Clock::now();
   while (static_cast<int>(in_flight_.size()) < pool_.size()) {
-    const std::optional<Question> q = tree_.select(id, gamma, expectation_, options_.leaf_numbers);
+    const std::optional<Question> q = options_.selection == Selection::kCommit
+                                          ? tree_.select_committed(id, gamma, expects_true(id, gamma), expectation_)
+                                          : tree_.select(id, gamma, expectation_, options_.leaf_numbers);
     if (q) {
       submit(q->node, true, q->gamma);
       continue;

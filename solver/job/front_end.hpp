@@ -52,6 +52,10 @@ struct RunOptions {
   // estimate breaking ties (kEstimate weights them by the estimate too: on (6,6) that left a
   // split sowing, results/kalah66.md run 4).
   LeafNumbers leaf_numbers = LeafNumbers::kMoves;
+  // How the next leaf of a test is picked (top_tree.hpp): by proof numbers, or down the line
+  // the estimate expects (kCommit; the claim of --test expected to hold, a later test as the
+  // goal's estimate says).
+  Selection selection = Selection::kProofNumbers;
   // The position's first test in this run, "South minus North >= first_test" (a claim to
   // check before anything else, e.g. a published bound), instead of one at the guess. The
   // tests after it gallop and bisect as usual. Ignored once the position's value is exact.

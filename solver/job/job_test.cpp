@@ -65,21 +65,25 @@ TEST_CASE("a job's openings equal the reference solver's, every value rule set",
       // budgets doubling from 1 us to 0.1 ms first, on the worker that did the work, and
       // expanded after (workers sharing one table); and expanding again with no estimate to
       // break the ties between leaves (the lowest pit first; leaves numbered by their moves),
-      // and with Allis' leaf numbers (1 and 1).
-      for (const int variant : {0, 1, 2, 3}) {
+      // and with Allis' leaf numbers (1 and 1); and down the committed line, with the
+      // estimate's order and without (by pit).
+      for (const int variant : {0, 1, 2, 3, 4, 5}) {
         const bool doubling = variant == 1;
         INFO(rules.describe() << " Kalah(" << m << "," << n << "), "
                               << (doubling       ? "doubling"
                                   : variant == 2 ? "expanding, no estimates"
                                   : variant == 3 ? "expanding, no estimates, leaves 1 and 1"
+                                  : variant == 4 ? "expanding, committed line"
+                                  : variant == 5 ? "expanding, committed line, no estimates"
                                                  : "expanding"));
         ScratchDir dir("job");
         const Position p = Position::start(m, n);
         job::init_job(dir.path / "j", spec_of(p, rules));
         job::LocalRun run = small_run(2, doubling ? 1e-6 : 1e-4, 1e-4);
         run.share_table = doubling;
-        if (variant >= 2) run.run.estimate_nodes = 0;
+        if (variant == 2 || variant == 3 || variant == 5) run.run.estimate_nodes = 0;
         if (variant == 3) run.run.leaf_numbers = job::LeafNumbers::kOne;
+        if (variant >= 4) run.run.selection = job::Selection::kCommit;
         const job::RunSummary s = job::run_local_job(dir.path / "j", run);
         REQUIRE(s.finished);
         CHECK(report_of(s) == reference_openings(p, rules));
@@ -181,6 +185,8 @@ TEST_CASE("a job stopped at random points and run again gives the same report", 
       int answers = 0;
       const int stop_after = std::uniform_int_distribution<int>(1, 12)(rng);
       job::LocalRun run = small_run(2, 1e-4);
+      // The selection may change between runs: the store holds bounds, not a walk's state.
+      run.run.selection = (trial + runs) % 2 == 0 ? job::Selection::kCommit : job::Selection::kProofNumbers;
       run.run.cancel = &cancel;
       run.run.log_seconds = 0;  // a line (a call) for every unit answered
       run.run.log = [&](const std::string&) {
@@ -473,6 +479,88 @@ TEST_CASE("top tree: leaf numbers by moves count the replies a split will; estim
   CHECK(tree.numbers(child, q.gamma).disproof == tree.node(child).edges.size());
 }
 
+TEST_CASE("top tree: the committed walk follows the best estimate, one move to prove, every move to refute", "[job]") {
+  job::TopTree tree = start_expanded();
+  const int root = 0;
+  const std::vector<job::TopEdge> edges = tree.node(root).edges;
+  // Through pit 2 (no extra turn, 1 banked): 1 + 6 = 7; through pit 1 (an extra turn, 1
+  // banked): 1 + 4 = 5; through pit 0 (no extra turn, none banked): 0.
+  REQUIRE_FALSE(edges[2].extra_turn);
+  REQUIRE(edges[1].extra_turn);
+  const int best = edges[2].child, second = edges[1].child, third = edges[0].child;
+  auto estimate = [&](int id) { return std::optional<int>(id == best ? -6 : id == second ? 4 : 0); };
+  SECTION("expected to hold: the best edge, and nothing else while its leaf is busy") {
+    CHECK(tree.select_committed(root, 0, true, estimate)->node == best);
+    tree.add_in_flight(best, 1);
+    CHECK_FALSE(tree.select_committed(root, 0, true, estimate).has_value());
+    // Proof numbers would start the next best meanwhile.
+    CHECK(tree.select(root, 0, estimate)->node == second);
+  }
+  SECTION("expected to fail: every edge, the most dangerous first") {
+    CHECK(tree.select_committed(root, 0, false, estimate)->node == best);
+    tree.add_in_flight(best, 1);
+    CHECK(tree.select_committed(root, 0, false, estimate)->node == second);
+    tree.add_in_flight(second, 1);
+    CHECK(tree.select_committed(root, 0, false, estimate)->node == third);
+    tree.add_in_flight(third, 1);
+    CHECK_FALSE(tree.select_committed(root, 0, false, estimate).has_value());
+  }
+  SECTION("an edge decided false is passed over for the next") {
+    // "v(root) >= g" through pit 2 is "v(best) >= 1 - g + 1" false: v(best) >= 2 - g.
+    const int g = tree.node(root).lower + 2;
+    bool negated = false;
+    const job::Question q = job::TopTree::edge_question(edges[2], g, &negated);
+    REQUIRE(negated);
+    tree.tighten(best, q.gamma, tree.node(best).upper);  // the opponent reaches q.gamma
+    REQUIRE(tree.decided(root, g) == 0);
+    CHECK(tree.select_committed(root, g, true, estimate)->node == second);
+  }
+  SECTION("no estimate: by pit") { CHECK(tree.select_committed(root, 0, true)->node == third); }
+  SECTION("through an extra turn the expectation holds: one move of the same player") {
+    auto second_best = [&](int id) { return std::optional<int>(id == second ? 10 : 0); };
+    tree.expand(second);
+    REQUIRE(tree.node(second).edges.size() >= 2);
+    const std::optional<job::Question> one = tree.select_committed(root, 0, true, second_best);
+    REQUIRE(one.has_value());
+    CHECK(tree.node(one->node).parents == std::vector<int>{second});
+    tree.add_in_flight(one->node, 1);
+    CHECK_FALSE(tree.select_committed(root, 0, true, second_best).has_value());
+  }
+  SECTION("down the line: the expectation flips with the mover") {
+    // Split the best sowing: at its child the opponent is to move, and the root's test
+    // expected to hold is the child's expected to fail, so all its replies are walked.
+    tree.expand(best);
+    std::vector<int> replies;
+    bool negated = false;
+    const job::Question q = job::TopTree::edge_question(edges[2], 0, &negated);
+    for (const job::TopEdge& e : tree.node(best).edges) {
+      bool through_negated = false;
+      const job::Question eq = job::TopTree::edge_question(e, q.gamma, &through_negated);
+      if (tree.decided(eq.node, eq.gamma) == 0 && !tree.node(eq.node).expanded) replies.push_back(e.child);
+    }
+    REQUIRE(replies.size() >= 2);
+    // The root's order as before; every reply estimated alike.
+    auto line = [&](int id) { return std::optional<int>(id == best ? -6 : 0); };
+    std::vector<int> walked;
+    for (;;) {
+      const std::optional<job::Question> next = tree.select_committed(root, 0, true, line);
+      if (!next) break;
+      walked.push_back(next->node);
+      tree.add_in_flight(next->node, 1);
+    }
+    std::vector<int> sorted_walk = walked;
+    std::sort(sorted_walk.begin(), sorted_walk.end());
+    std::sort(replies.begin(), replies.end());
+    CHECK(sorted_walk == replies);
+    // The same from the child's side: expected to hold there, one reply only.
+    for (const int r : walked) tree.add_in_flight(r, -1);
+    const std::optional<job::Question> one = tree.select_committed(best, q.gamma, true, line);
+    REQUIRE(one.has_value());
+    tree.add_in_flight(one->node, 1);
+    CHECK_FALSE(tree.select_committed(best, q.gamma, true, line).has_value());
+  }
+}
+
 TEST_CASE("a job run says what its workers are on while long units run", "[job]") {
   // Kalah(6,4)'s value takes the one worker seconds without a database; its unit's budget is
   // 10 minutes, so no unit answers for a while and a waiting line (every 6 log periods) names
@@ -509,14 +597,19 @@ TEST_CASE("a job run told a first test asks it of the position first, and still 
     Position p;
     int claim, gamma;
   };
-  for (const Case& c : {Case{Position::start(4, 4), -4, -4}, Case{Position::parse("4,4,4,0/5,5,5,4/1/0/N"), 0, 3}}) {
-    INFO(c.p.to_text() << ", claim " << c.claim);
+  for (const auto& [c, selection] :
+       {std::pair{Case{Position::start(4, 4), -4, -4}, job::Selection::kProofNumbers},
+        std::pair{Case{Position::parse("4,4,4,0/5,5,5,4/1/0/N"), 0, 3}, job::Selection::kProofNumbers},
+        std::pair{Case{Position::start(4, 4), -4, -4}, job::Selection::kCommit},
+        std::pair{Case{Position::parse("4,4,4,0/5,5,5,4/1/0/N"), 0, 3}, job::Selection::kCommit}}) {
+    INFO(c.p.to_text() << ", claim " << c.claim << (selection == job::Selection::kCommit ? ", committed line" : ""));
     bool seen = false;
     for (int attempt = 0; attempt < 10 && !seen; ++attempt) {
       ScratchDir dir("job");
       job::init_job(dir.path / "j", spec_of(c.p, rules));
       job::LocalRun run = small_run(2, 0.03);
       run.run.first_test = c.claim;
+      run.run.selection = selection;
       run.run.log_seconds = 0;
       std::optional<int> first;
       run.run.log = [&](const std::string& line) {

@@ -267,6 +267,73 @@ std::optional<Question> TopTree::select(int target, int gamma, const Expectation
   }
 }
 
+std::vector<TopTree::Step> TopTree::committed_order(const Question& q, const Expectation& expected) const {
+  struct Ranked {
+    Step step;
+    std::optional<int> through;
+    int pit;
+  };
+  std::vector<Ranked> ranked;
+  for (const TopEdge& e : node(q.node).edges) {
+    Ranked r{};
+    r.step.question = edge_question(e, q.gamma, &r.step.negated);
+    if (decided(r.step.question.node, r.step.question.gamma) != 0) continue;
+    if (expected)
+      if (const std::optional<int> v = expected(e.child)) r.through = value_through(e.stored, e.extra_turn, *v);
+    r.pit = e.pit;
+    ranked.push_back(r);
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
+    if (a.through != b.through) return a.through && (!b.through || *a.through > *b.through);
+    return a.pit < b.pit;
+  });
+  std::vector<Step> steps;
+  steps.reserve(ranked.size());
+  for (const Ranked& r : ranked) steps.push_back(r.step);
+  return steps;
+}
+
+bool TopTree::committed_free(const Question& q, bool expect_true, const Expectation& expected,
+                             std::unordered_map<std::uint64_t, bool>& memo, int depth) const {
+  if (depth > kMaxDepth) throw std::logic_error("proof job: the top tree is deeper than any game (a cycle?)");
+  if (decided(q.node, q.gamma) != 0) return false;
+  const TopNode& n = node(q.node);
+  if (!n.expanded) return n.in_flight == 0;
+  const std::uint64_t key = (static_cast<std::uint64_t>(q.node) << 13) |
+                            (static_cast<std::uint64_t>(q.gamma + 2048) << 1) | (expect_true ? 1 : 0);
+  if (const auto it = memo.find(key); it != memo.end()) return it->second;
+  bool free = false;
+  for (const Step& s : committed_order(q, expected)) {
+    free = committed_free(s.question, expect_true != s.negated, expected, memo, depth + 1);
+    if (free || expect_true) break;  // expected to hold: the first edge only
+  }
+  memo.emplace(key, free);
+  return free;
+}
+
+std::optional<Question> TopTree::select_committed(int target, int gamma, bool expect_true,
+                                                  const Expectation& expected) const {
+  std::unordered_map<std::uint64_t, bool> memo;
+  Question q{target, gamma};
+  if (!committed_free(q, expect_true, expected, memo, 0)) return std::nullopt;
+  for (int depth = 0;; ++depth) {
+    if (!node(q.node).expanded) return q;
+    // committed_free(q) holds: the first edge it accepted leads on.
+    bool found = false;
+    for (const Step& s : committed_order(q, expected)) {
+      const bool child_expect = expect_true != s.negated;
+      if (committed_free(s.question, child_expect, expected, memo, depth + 1)) {
+        q = s.question;
+        expect_true = child_expect;
+        found = true;
+        break;
+      }
+      if (expect_true) break;
+    }
+    if (!found) throw std::logic_error("proof job: the committed walk lost its free leaf");
+  }
+}
+
 std::uint64_t TopTree::open_leaves_below(int id) const {
   std::vector<char> seen(nodes_.size(), 0);
   std::vector<int> stack{id};

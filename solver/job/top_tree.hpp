@@ -75,6 +75,18 @@ enum class LeafNumbers {
   kEstimate,
 };
 
+// How select picks the next leaf question of a test.
+enum class Selection {
+  // The most-proving free leaf by proof numbers (select). Proof numbers count leaves, not
+  // work: splitting a leaf raises its numbers, so the walk leaves every leaf it splits
+  // (results/kalah66.md, runs 4 and 5).
+  kProofNumbers,
+  // The expected line (select_committed): where the test is expected to hold, the edge the
+  // estimate ranks first until it is decided false; where it is expected to fail, every
+  // edge, the most dangerous first. What an alpha-beta search with good move order does.
+  kCommit,
+};
+
 class TopTree {
  public:
   // `rules`: the value rules the job solves under (natural end, no pie).
@@ -142,6 +154,17 @@ class TopTree {
   // never changes a value, only the work.
   std::optional<Question> select(int target, int gamma, const Expectation& expected = {},
                                  LeafNumbers leaves = LeafNumbers::kOne) const;
+  // A leaf question for "v(target) >= gamma" on the expected line, whose leaf has no unit in
+  // flight; none when the test is decided or the line's leaves are all busy (then a busy one
+  // is best split, not a speculative edge started). `expect_true` is the outcome expected at
+  // the target; it holds down an edge with an extra turn and flips down one without. At a
+  // node expected to hold, only its first undecided edge is walked (one good move proves it);
+  // at one expected to fail, its first undecided edge with a free leaf (every move must be
+  // refuted). Edges go in the order of the value `expected` gives through them, the greatest
+  // first (an edge whose child has no estimate after one that has), then by lowest pit. A
+  // wrong expectation costs work, never a value: an edge decided false is passed over.
+  std::optional<Question> select_committed(int target, int gamma, bool expect_true,
+                                           const Expectation& expected = {}) const;
   // The proof and disproof numbers of "v(id) >= gamma" (what select walks by).
   Numbers numbers(int id, int gamma, const Expectation& expected = {}, LeafNumbers leaves = LeafNumbers::kOne) const;
 
@@ -156,6 +179,15 @@ class TopTree {
     Memo memo;
   };
   Numbers numbers(int id, int gamma, Walk& walk, int depth) const;
+  struct Step {  // an undecided edge of the committed walk: the question it asks its child
+    Question question;
+    bool negated = false;
+  };
+  // Node q's undecided edges in select_committed's order.
+  std::vector<Step> committed_order(const Question& q, const Expectation& expected) const;
+  // Whether select_committed finds a free leaf below q (memoized by node, gamma and side).
+  bool committed_free(const Question& q, bool expect_true, const Expectation& expected,
+                      std::unordered_map<std::uint64_t, bool>& memo, int depth) const;
   Numbers leaf_numbers(int id, int gamma, const Walk& walk) const;
   std::pair<int, int> bounds_from_children(const TopNode& n) const;
   void propagate(int id, std::vector<int>* changed);
