@@ -45,7 +45,9 @@ TEST_CASE("cli job: killed at random moments and run again, it reports what open
   bool finished = false;
   for (int runs = 0; runs < 40 && !finished; ++runs) {
     const double after = std::uniform_real_distribution<double>(0.005, 0.04 + 0.02 * runs)(rng);
-    const auto r = run_kalah_after("timeout -s KILL " + std::to_string(after), run + (runs % 2 ? " --own-tables" : ""));
+    // Every third run down the committed line: runs may switch selections.
+    const auto r = run_kalah_after("timeout -s KILL " + std::to_string(after),
+                                   run + (runs % 2 ? " --own-tables" : "") + (runs % 3 == 0 ? " --select commit" : ""));
     finished = r.exit_code == 0;
     if (finished) break;
     ++kills;
@@ -94,7 +96,7 @@ TEST_CASE("cli job verify: a finished job passes (exit 0), a tampered one fails 
   const std::string d = (dir.path / "j").string();
   REQUIRE(run_kalah("job init " + d + " --pits 4 --seeds 3").exit_code == 0);
   REQUIRE(run_kalah("job run " + d + " --workers 2 --threads 1 --unit-seconds 0.0005 --max-unit-seconds 0.0005 " +
-                    "--tt-memory 16M")
+                    "--tt-memory 16M --select commit")
               .exit_code == 0);
   auto r = run_kalah("job verify " + d + " --all --seed 5 --threads 1 --tt-memory 16M");
   REQUIRE(r.exit_code == 0);

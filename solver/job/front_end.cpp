@@ -46,7 +46,7 @@ class FrontEnd {
     }
   }
 
-  FrontEnd(const FrontEnd&) = delete;  // expectation_ holds `this`
+  FrontEnd(const FrontEnd&) = delete;  // the expectations hold `this`
   FrontEnd& operator=(const FrontEnd&) = delete;
   RunSummary run();
 
@@ -71,7 +71,7 @@ class FrontEnd {
   void decide(int id, int gamma);
   void dispatch(int id, int gamma);
   void submit(int node, bool test, int gamma);
-  bool split_busy_leaf();
+  bool split_busy_leaf(int id, int gamma);
   void apply(const UnitOutcome& out);
   void check_stop(int id);
   void note_stop_request();
@@ -119,6 +119,13 @@ class FrontEnd {
   std::unique_ptr<api::Session> estimator_;  // none with options_.estimate_nodes == 0
   std::unordered_map<int, int> estimates_, goal_estimates_;
   TopTree::Expectation expectation_ = [this](int id) { return expected(id); };
+  // The committed line's order: the quick estimate alone. A value unit's guess arriving in
+  // the middle of a test (a pending goal's, say) would otherwise move the line off the edge
+  // it had committed to; the estimate of a board never changes (nor between runs).
+  TopTree::Expectation line_expectation_ = [this](int id) -> std::optional<int> {
+    if (!estimator_) return std::nullopt;
+    return memo_estimate(estimates_, id, estimate_nodes());
+  };
   // An estimate costs at most about a fiftieth of a unit's first budget (some 50000 nodes a
   // second of it): on small games with short units the estimates would otherwise be most of
   // the front end's time (Kalah(6,3) with 0.05-s units: 2.5 s of a 6-s job).
@@ -328,15 +335,16 @@ void FrontEnd::decide(int id, int gamma) {
 void FrontEnd::dispatch(int id, int gamma) {
   const auto t = Clock::now();
   while (static_cast<int>(in_flight_.size()) < pool_.size()) {
-    const std::optional<Question> q = options_.selection == Selection::kCommit
-                                          ? tree_.select_committed(id, gamma, expects_true(id, gamma), expectation_)
-                                          : tree_.select(id, gamma, expectation_, options_.leaf_numbers);
+    const std::optional<Question> q =
+        options_.selection == Selection::kCommit
+            ? tree_.select_committed(id, gamma, expects_true(id, gamma), line_expectation_)
+            : tree_.select(id, gamma, expectation_, options_.leaf_numbers);
     if (q) {
       submit(q->node, true, q->gamma);
       continue;
     }
     // Nothing free for this goal: a later goal's value, or a busy leaf split.
-    if (!start_pending_goal() && !split_busy_leaf()) break;
+    if (!start_pending_goal() && !split_busy_leaf(id, gamma)) break;
   }
   front_seconds_ += since(t);
 }
@@ -399,9 +407,10 @@ std::vector<char> FrontEnd::under_goal() const {
   return seen;
 }
 
-bool FrontEnd::split_busy_leaf() {
+bool FrontEnd::split_busy_leaf(int id, int gamma) {
   // The oldest unit on a leaf below the current goal, once it has had a quarter of its budget:
-  // its leaf is expanded so that idle workers can take its children.
+  // its leaf is expanded so that idle workers can take its children. Down the committed line,
+  // the line's own busy leaf: a split off the line gives the walk nothing to take.
   const auto now = Clock::now();
   auto candidate = [&](const InFlight& f) {
     const TopNode& n = tree_.node(f.node);
@@ -411,15 +420,22 @@ bool FrontEnd::split_busy_leaf() {
   bool any = false;
   for (const auto& [uid, f] : in_flight_) any = any || candidate(f);
   if (!any) return false;
-  const std::vector<char> below = under_goal();
   const InFlight* oldest = nullptr;
-  for (const auto& [uid, f] : in_flight_)
-    if (candidate(f) && below[static_cast<std::size_t>(f.node)] && (!oldest || f.started < oldest->started))
-      oldest = &f;
+  if (options_.selection == Selection::kCommit) {
+    const std::optional<Question> line =
+        tree_.select_committed(id, gamma, expects_true(id, gamma), line_expectation_, true);
+    for (const auto& [uid, f] : in_flight_)
+      if (line && f.node == line->node && candidate(f) && (!oldest || f.started < oldest->started)) oldest = &f;
+  } else {
+    const std::vector<char> below = under_goal();
+    for (const auto& [uid, f] : in_flight_)
+      if (candidate(f) && below[static_cast<std::size_t>(f.node)] && (!oldest || f.started < oldest->started))
+        oldest = &f;
+  }
   if (!oldest) return false;
-  const int id = oldest->node;
-  std::vector<int> touched{id};
-  const std::vector<int> created = tree_.expand(id, &touched);
+  const int leaf = oldest->node;
+  std::vector<int> touched{leaf};
+  const std::vector<int> created = tree_.expand(leaf, &touched);
   touched.insert(touched.end(), created.begin(), created.end());
   save(touched);
   ++summary_.expansions;

@@ -7,7 +7,8 @@
 // MTD(f) over the top tree. The first unit on a goal that is still a leaf asks its exact value;
 // if that runs over the unit budget, the goal is narrowed by tests "value >= gamma" (gamma from
 // the guess the value unit left, then galloping and bisection). A test is decided over the top
-// tree (top_tree.hpp): its most-proving free leaf becomes the next unit, where proof numbers tie
+// tree (top_tree.hpp): its most-proving free leaf (or the first free leaf of the line the
+// estimate expects, with Selection::kCommit) becomes the next unit, where proof numbers tie
 // the one a quick estimate (search/estimate.hpp, made by the front end itself, the same
 // whether the workers are threads or MPI ranks) expects to prove; a goal expanded before its
 // value unit's guess came back starts its tests at that estimate. A unit that runs over
@@ -53,8 +54,8 @@ struct RunOptions {
   // split sowing, results/kalah66.md run 4).
   LeafNumbers leaf_numbers = LeafNumbers::kMoves;
   // How the next leaf of a test is picked (top_tree.hpp): by proof numbers, or down the line
-  // the estimate expects (kCommit; the claim of --test expected to hold, a later test as the
-  // goal's estimate says).
+  // the quick estimate expects (kCommit; the claim of --test expected to hold, any other test
+  // as the goal's guess or estimate says, and to hold without either).
   Selection selection = Selection::kProofNumbers;
   // The position's first test in this run, "South minus North >= first_test" (a claim to
   // check before anything else, e.g. a published bound), instead of one at the guess. The

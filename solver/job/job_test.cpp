@@ -495,6 +495,8 @@ TEST_CASE("top tree: the committed walk follows the best estimate, one move to p
     CHECK_FALSE(tree.select_committed(root, 0, true, estimate).has_value());
     // Proof numbers would start the next best meanwhile.
     CHECK(tree.select(root, 0, estimate)->node == second);
+    // The leaf to split for an idle worker: the line's busy one.
+    CHECK(tree.select_committed(root, 0, true, estimate, true)->node == best);
   }
   SECTION("expected to fail: every edge, the most dangerous first") {
     CHECK(tree.select_committed(root, 0, false, estimate)->node == best);
@@ -504,6 +506,7 @@ TEST_CASE("top tree: the committed walk follows the best estimate, one move to p
     CHECK(tree.select_committed(root, 0, false, estimate)->node == third);
     tree.add_in_flight(third, 1);
     CHECK_FALSE(tree.select_committed(root, 0, false, estimate).has_value());
+    CHECK(tree.select_committed(root, 0, false, estimate, true)->node == best);
   }
   SECTION("an edge decided false is passed over for the next") {
     // "v(root) >= g" through pit 2 is "v(best) >= 1 - g + 1" false: v(best) >= 2 - g.

@@ -283,7 +283,7 @@ std::vector<TopTree::Step> TopTree::committed_order(const Question& q, const Exp
     r.pit = e.pit;
     ranked.push_back(r);
   }
-  std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
+  std::sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
     if (a.through != b.through) return a.through && (!b.through || *a.through > *b.through);
     return a.pit < b.pit;
   });
@@ -293,36 +293,36 @@ std::vector<TopTree::Step> TopTree::committed_order(const Question& q, const Exp
   return steps;
 }
 
-bool TopTree::committed_free(const Question& q, bool expect_true, const Expectation& expected,
+bool TopTree::committed_free(const Question& q, bool expect_true, const Expectation& expected, bool busy_leaves,
                              std::unordered_map<std::uint64_t, bool>& memo, int depth) const {
   if (depth > kMaxDepth) throw std::logic_error("proof job: the top tree is deeper than any game (a cycle?)");
   if (decided(q.node, q.gamma) != 0) return false;
   const TopNode& n = node(q.node);
-  if (!n.expanded) return n.in_flight == 0;
+  if (!n.expanded) return busy_leaves || n.in_flight == 0;
   const std::uint64_t key = (static_cast<std::uint64_t>(q.node) << 13) |
                             (static_cast<std::uint64_t>(q.gamma + 2048) << 1) | (expect_true ? 1 : 0);
   if (const auto it = memo.find(key); it != memo.end()) return it->second;
   bool free = false;
   for (const Step& s : committed_order(q, expected)) {
-    free = committed_free(s.question, expect_true != s.negated, expected, memo, depth + 1);
+    free = committed_free(s.question, expect_true != s.negated, expected, busy_leaves, memo, depth + 1);
     if (free || expect_true) break;  // expected to hold: the first edge only
   }
   memo.emplace(key, free);
   return free;
 }
 
-std::optional<Question> TopTree::select_committed(int target, int gamma, bool expect_true,
-                                                  const Expectation& expected) const {
+std::optional<Question> TopTree::select_committed(int target, int gamma, bool expect_true, const Expectation& expected,
+                                                  bool busy_leaves) const {
   std::unordered_map<std::uint64_t, bool> memo;
   Question q{target, gamma};
-  if (!committed_free(q, expect_true, expected, memo, 0)) return std::nullopt;
+  if (!committed_free(q, expect_true, expected, busy_leaves, memo, 0)) return std::nullopt;
   for (int depth = 0;; ++depth) {
     if (!node(q.node).expanded) return q;
     // committed_free(q) holds: the first edge it accepted leads on.
     bool found = false;
     for (const Step& s : committed_order(q, expected)) {
       const bool child_expect = expect_true != s.negated;
-      if (committed_free(s.question, child_expect, expected, memo, depth + 1)) {
+      if (committed_free(s.question, child_expect, expected, busy_leaves, memo, depth + 1)) {
         q = s.question;
         expect_true = child_expect;
         found = true;

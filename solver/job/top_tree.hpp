@@ -20,7 +20,9 @@
 // LeafNumbers says: Allis' 1 and 1, or 1 to prove and its number of moves to disprove (every
 // move must fail), the side an estimate of its value calls unlikely weighted by kUnlikely.
 // Where the numbers tie, an estimate of the children's values picks the edge most likely to
-// prove: what a player would try first.
+// prove: what a player would try first. select_committed walks the line the estimate expects
+// instead (Selection::kCommit): one edge where the test should hold, every edge where it
+// should fail.
 #pragma once
 
 #include <cstdint>
@@ -79,7 +81,7 @@ enum class LeafNumbers {
 enum class Selection {
   // The most-proving free leaf by proof numbers (select). Proof numbers count leaves, not
   // work: splitting a leaf raises its numbers, so the walk leaves every leaf it splits
-  // (results/kalah66.md, runs 4 and 5).
+  // (results/kalah66.md, runs 3 to 5).
   kProofNumbers,
   // The expected line (select_committed): where the test is expected to hold, the edge the
   // estimate ranks first until it is decided false; where it is expected to fail, every
@@ -163,8 +165,11 @@ class TopTree {
   // refuted). Edges go in the order of the value `expected` gives through them, the greatest
   // first (an edge whose child has no estimate after one that has), then by lowest pit. A
   // wrong expectation costs work, never a value: an edge decided false is passed over.
-  std::optional<Question> select_committed(int target, int gamma, bool expect_true,
-                                           const Expectation& expected = {}) const;
+  // `expected` must answer the same for a node throughout the call. With `busy_leaves` a leaf
+  // with a unit in flight counts as free: the line's first leaf, busy when the walk without
+  // finds none (the leaf to split for an idle worker).
+  std::optional<Question> select_committed(int target, int gamma, bool expect_true, const Expectation& expected = {},
+                                           bool busy_leaves = false) const;
   // The proof and disproof numbers of "v(id) >= gamma" (what select walks by).
   Numbers numbers(int id, int gamma, const Expectation& expected = {}, LeafNumbers leaves = LeafNumbers::kOne) const;
 
@@ -185,8 +190,9 @@ class TopTree {
   };
   // Node q's undecided edges in select_committed's order.
   std::vector<Step> committed_order(const Question& q, const Expectation& expected) const;
-  // Whether select_committed finds a free leaf below q (memoized by node, gamma and side).
-  bool committed_free(const Question& q, bool expect_true, const Expectation& expected,
+  // Whether select_committed finds a free leaf below q (memoized by node, gamma and the
+  // expectation).
+  bool committed_free(const Question& q, bool expect_true, const Expectation& expected, bool busy_leaves,
                       std::unordered_map<std::uint64_t, bool>& memo, int depth) const;
   Numbers leaf_numbers(int id, int gamma, const Walk& walk) const;
   std::pair<int, int> bounds_from_children(const TopNode& n) const;
