@@ -55,7 +55,7 @@ struct RunOptions {
   LeafNumbers leaf_numbers = LeafNumbers::kMoves;
   // How the next leaf of a test is picked (top_tree.hpp): by proof numbers, or down the line
   // the quick estimate expects (kCommit; the claim of --test expected to hold, any other test
-  // as the goal's guess or estimate says, and to hold without either).
+  // as the goal's thorough estimate says, and to hold without estimates).
   Selection selection = Selection::kProofNumbers;
   // The position's first test in this run, "South minus North >= first_test" (a claim to
   // check before anything else, e.g. a published bound), instead of one at the guess. The
