@@ -233,6 +233,7 @@ int run_verify(const Args& args) {
       ("dir", po::value<std::string>()->required(), "job directory")
       ("sample", po::value<int>()->default_value(10), "units solved again, drawn at random from those that proved something")
       ("all", "solve every unit that proved something again")
+      ("proof", "solve again the units the proven bounds rest on: a proof of the position's bounds (and an openings job's first sowings' and turns'), one edge where a bound holds, every edge where it fails")
       ("seed", po::value<std::uint64_t>(), "the sample's seed (default: a random one, printed)")
       ("check-seconds", po::value<double>()->default_value(0), "a unit's budget when solved again (0: none); one over it is unchecked, not failed")
       ("json", "print one JSON object instead of text");
@@ -241,7 +242,7 @@ int run_verify(const Args& args) {
   po::variables_map vm;
   const auto pos = dir_positional();
   if (!parse_command("job verify",
-                     "DIR [--sample N | --all] [--seed S] [--check-seconds S] [--db DIR] [--threads T] "
+                     "DIR [--sample N | --all | --proof] [--seed S] [--check-seconds S] [--db DIR] [--threads T] "
                      "[--tt-memory SIZE] [--memory SIZE] [--json]",
                      options, args, vm, &pos))
     return 0;
@@ -250,7 +251,9 @@ int run_verify(const Args& args) {
   o.sample = vm["sample"].as<int>();
   if (o.sample < 0 || o.sample > 100000000) throw UsageError("--sample must be between 0 and 100000000");
   o.all = vm.count("all") > 0;
-  if (o.all && !vm["sample"].defaulted()) throw UsageError("--sample and --all cannot be given together");
+  o.proof = vm.count("proof") > 0;
+  if (int(o.all) + int(o.proof) + int(!vm["sample"].defaulted()) > 1)
+    throw UsageError("--sample, --all and --proof cannot be given together");
   o.seed = vm.count("seed") ? vm["seed"].as<std::uint64_t>() : std::random_device{}();
   o.check_seconds = vm["check-seconds"].as<double>();
   if (!(o.check_seconds >= 0) || o.check_seconds > 1e7)
@@ -280,10 +283,21 @@ int run_verify(const Args& args) {
                   : r.report_matches ? "computed again from the units: equal to the stored one"
                                      : "differs: " + r.report_difference)
               << "\n"
-              << "units     " << r.checks.size() << " solved again (seed " << r.seed << "): " << r.confirmed
-              << " confirmed, " << r.contradicted << " contradicted, " << r.unchecked << " unchecked (over budget)"
-              << (r.interrupted ? "; interrupted before the rest" : "") << "\n";
-    if (r.unchecked > 0 || r.checks.size() < r.units_with_bounds)
+              << "units     " << r.checks.size() << " solved again ("
+              << (r.proof ? "the proof's " + std::to_string(r.proof_units) + ", " +
+                                std::to_string(static_cast<long long>(r.proof_seconds + 0.5)) + " s in the runs"
+                          : "seed " + std::to_string(r.seed))
+              << "): " << r.confirmed << " confirmed, " << r.contradicted << " contradicted, " << r.unchecked
+              << " unchecked (over budget)" << (r.interrupted ? "; interrupted before the rest" : "") << "\n";
+    if (r.proof)
+      std::cout << "proof     "
+                << (r.proof_units == 0 ? std::string("nothing proven beyond what the seeds allow")
+                    : r.confirmed == static_cast<int>(r.proof_units)
+                        ? "every unit the proven bounds rest on confirmed"
+                        : std::to_string(r.confirmed) + " of its " + std::to_string(r.proof_units) +
+                              " units confirmed; the others were not checked")
+                << "\n";
+    else if (r.unchecked > 0 || r.checks.size() < r.units_with_bounds)
       std::cout << "coverage  " << r.confirmed << " of " << r.units_with_bounds
                 << " units confirmed by solving them again; the others were not checked\n";
     for (const job::UnitCheck& c : r.checks)
@@ -428,12 +442,12 @@ int run_job(const Args& args) {
   if (sub == "estimate") return run_estimate(rest);
   if (sub == "history") return run_history(rest);
   if (sub == "--help" || sub == "-h") {
-    std::cout
-        << usage << "\n"
-        << "  init    create a job: DIR [--pits M --seeds N | --position POS] [rule options] [--value-only]\n"
-        << "  run     work on it until done, --hours H or Ctrl-C: DIR [--db DIR] [--workers W] [--threads T]\n"
-        << "  status  where it stands: DIR [--json]\n"
-        << "  verify  re-check the store: bounds from the units, units solved again: DIR [--sample N] [--db DIR]\n";
+    std::cout << usage << "\n"
+              << "  init    create a job: DIR [--pits M --seeds N | --position POS] [rule options] [--value-only]\n"
+              << "  run     work on it until done, --hours H or Ctrl-C: DIR [--db DIR] [--workers W] [--threads T]\n"
+              << "  status  where it stands: DIR [--json]\n"
+              << "  verify  re-check the store: bounds from the units, units solved again: DIR [--sample N | --all | "
+                 "--proof] [--db DIR]\n";
     return 0;
   }
   throw UsageError("unknown job subcommand " + kalah::quoted(sub) + "; " + usage);

@@ -104,6 +104,14 @@ TEST_CASE("cli job verify: a finished job passes (exit 0), a tampered one fails 
   CHECK(r.out.find("every node's stored bounds are what its units prove") != std::string::npos);
   CHECK(r.out.find("equal to the stored one") != std::string::npos);
   CHECK(r.out.find(" 0 contradicted, 0 unchecked") != std::string::npos);
+  r = run_kalah("job verify " + d + " --proof --threads 1 --tt-memory 16M");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("the proof's ") != std::string::npos);
+  CHECK(r.out.find("proof     every unit the proven bounds rest on confirmed") != std::string::npos);
+  r = run_kalah("job verify " + d + " --proof --all");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find('\n') == r.err.size() - 1);
+  CHECK(r.err.find("--sample, --all and --proof cannot be given together") != std::string::npos);
   r = run_kalah("job verify " + d + " --sample 4 --seed 5 --threads 1 --tt-memory 16M --json");
   REQUIRE(r.exit_code == 0);
   const Json j = Json::parse(r.out);

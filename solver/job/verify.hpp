@@ -16,7 +16,12 @@
 //    and "v < upper + 2": values have the parity of the seeds). Units whose claim is a bound
 //    of their node (the proof rests on them) are drawn first, then units a tighter one
 //    superseded. A check that runs over its budget proves less and is reported as unchecked,
-//    not failed; any proof that contradicts a claim fails the check.
+//    not failed; any proof that contradicts a claim fails the check. Or, instead of a sample,
+//    the units a proof rests on (VerifyOptions::proof): from the position's proven bounds
+//    (and, for an openings job, every first sowing's and turn's), down the rebuilt tree, a
+//    bound "v >= g" that holds by one edge that proves it, one that fails by every edge, to
+//    the nodes a unit decided (its quickest such unit) or the seeds alone do: a certificate
+//    of what the job has proven, solved again unit by unit.
 // Values here are remainder values for the mover of the unit's board (docs/rules.md).
 #pragma once
 
@@ -37,6 +42,7 @@ namespace kalah::job {
 struct VerifyOptions {
   int sample = 10;                              // units solved again (at most the units that proved something)
   bool all = false;                             // every unit that proved something
+  bool proof = false;                           // the units the proven bounds rest on (a proof), no sample
   std::uint64_t seed = 0;                       // of the sample: the same seed and store give the same units
   double check_seconds = 0;                     // a unit's budget (each of its tests); 0: none
   const std::atomic<bool>* cancel = nullptr;    // set (Ctrl-C): stop after the current test, report what was done
@@ -55,12 +61,19 @@ struct UnitCheck {
 };
 const char* verdict_name(UnitCheck::Verdict v);
 
+// The nodes whose bounds a job reports: the position (node 0), and for an openings job every
+// first sowing and, through extra turns, every first turn the tree holds. Sorted.
+std::vector<int> reported_nodes(const TopTree& tree, bool openings);
+
 struct VerifyReport {
   std::filesystem::path dir;
   JobSpec spec;
   std::uint64_t tree_nodes = 0, units = 0;
   std::uint64_t units_with_bounds = 0;  // units that proved more than the seeds allow
   std::uint64_t decisive_units = 0;     // of those, units whose claim is a bound of their node (sampled first)
+  bool proof = false;                   // the units checked are a proof of the goals' bounds (VerifyOptions::proof)
+  std::uint64_t proof_units = 0;        // (proof) its units
+  double proof_seconds = 0;             // (proof) their time in the runs
   // Propagation: findings, the first few of each kind in words, and how many in all.
   std::vector<std::string> findings;
   std::uint64_t unjustified = 0;  // stored bounds the units do not prove

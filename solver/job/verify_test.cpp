@@ -84,6 +84,46 @@ TEST_CASE("job verify: finished jobs pass, every unit confirmed, every value rul
   }
 }
 
+TEST_CASE("job verify --proof: the units a proof rests on give every reported bound again, alone", "[job][verify]") {
+  // Finished jobs (every value rule set, openings and value only) and a stopped one: the
+  // proof's units, applied alone to the tree with no bounds, give the position's bounds and
+  // every first sowing's and turn's, and each is confirmed when solved again.
+  auto check = [](const std::filesystem::path& j) {
+    job::VerifyOptions o;
+    o.proof = true;
+    const job::VerifyReport r = job::verify_job(j, checker(), o);
+    CHECK(r.passed());
+    CHECK(r.proof);
+    CHECK(r.proof_units == r.checks.size());
+    CHECK(r.proof_units <= r.units_with_bounds);
+    CHECK(r.confirmed == static_cast<int>(r.checks.size()));
+    job::JobStore store(j, false);
+    const job::TopTree stored = store.load_tree();
+    job::TopTree alone = stored.skeleton();
+    for (const job::UnitCheck& c : r.checks) alone.tighten(c.unit.node, c.unit.lower, c.unit.upper);
+    for (const int id : job::reported_nodes(stored, store.spec().openings)) {
+      INFO("node " << id);
+      CHECK(alone.node(id).lower == stored.node(id).lower);
+      CHECK(alone.node(id).upper == stored.node(id).upper);
+    }
+    return r;
+  };
+  for (const Rules& rules : test::all_value_rules()) {
+    for (const bool openings : {true, false}) {
+      INFO(rules.describe() << (openings ? ", openings" : ", value only"));
+      ScratchDir dir("verify");
+      job::init_job(dir.path / "j", spec_of(Position::start(4, 2), rules, openings));
+      REQUIRE(job::run_local_job(dir.path / "j", small_run()).finished);
+      const job::VerifyReport r = check(dir.path / "j");
+      CHECK(r.proof_units > 0);
+      CHECK(job::to_json(r)["proof_units"] == r.proof_units);
+    }
+  }
+  ScratchDir dir("verify");
+  job::run_stopped(dir.path / "j", spec_of(Position::start(4, 3), Rules{}), small_run(), 6);
+  check(dir.path / "j");
+}
+
 TEST_CASE("job verify: a job stopped part way passes, its bounds so far from the units", "[job][verify]") {
   ScratchDir dir("verify");
   const Position p = Position::start(4, 3);
