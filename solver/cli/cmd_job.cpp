@@ -15,6 +15,7 @@
 #include "solver/cli/session_options.hpp"
 #include "solver/job/history.hpp"
 #include "solver/job/job.hpp"
+#include "solver/job/proof.hpp"
 #include "solver/job/verify.hpp"
 #include "solver/job/work_estimate.hpp"
 #ifdef KALAH_HAVE_MPI
@@ -172,16 +173,53 @@ int run_run(const Args& args) {
   return 0;
 }
 
+// The proof as an indented tree: a line a test, each edge's pit (1-based, the mover's; * an
+// extra turn) and what decided it.
+void print_proof(const job::Proof& proof) {
+  double seconds = 0;
+  for (const job::UnitRecord& u : proof.units) seconds += u.seconds;
+  std::cout << "\nproof     " << proof.lines.size() << " tests resting on " << proof.units.size() << " units ("
+            << duration_text(seconds)
+            << " of the runs); v: the remainder value for the player to move, pits his, * an extra turn\n";
+  for (const job::ProofLine& l : proof.lines) {
+    std::cout << "  " << std::string(static_cast<std::size_t>(2 * l.depth), ' ');
+    if (l.pit < 0)
+      std::cout << "node " << l.node;
+    else
+      std::cout << "pit " << l.pit + 1 << (l.extra_turn ? "*" : "");
+    std::cout << ": v >= " << l.gamma << (l.holds ? " holds" : " fails") << ", ";
+    switch (l.by) {
+      case job::ProofLine::By::unit:
+        std::cout << "unit " << l.unit->id << " (" << duration_text(l.unit->seconds) << ", node " << l.node << ")";
+        break;
+      case job::ProofLine::By::seeds: std::cout << "by the seeds"; break;
+      case job::ProofLine::By::end: std::cout << "the game is over"; break;
+      case job::ProofLine::By::children: std::cout << (l.holds ? "by this move:" : "every move fails:"); break;
+      case job::ProofLine::By::again: std::cout << "as above (node " << l.node << ")"; break;
+    }
+    std::cout << "\n";
+  }
+}
+
 int run_status(const Args& args) {
   po::options_description options("job status options");
-  options.add_options()("dir", po::value<std::string>()->required(), "job directory")(
-      "json", "print one JSON object instead of text");
+  // clang-format off
+  options.add_options()
+      ("dir", po::value<std::string>()->required(), "job directory")
+      ("proof", "print the proof of the proven bounds too: the tests down the tree and the units they rest on")
+      ("json", "print one JSON object instead of text");
+  // clang-format on
   po::variables_map vm;
   const auto pos = dir_positional();
-  if (!parse_command("job status", "DIR [--json]", options, args, vm, &pos)) return 0;
-  const job::JobStatus st = job::job_status(vm["dir"].as<std::string>());
+  if (!parse_command("job status", "DIR [--proof] [--json]", options, args, vm, &pos)) return 0;
+  const std::string dir = vm["dir"].as<std::string>();
+  const job::JobStatus st = job::job_status(dir);
+  std::optional<job::Proof> proof;
+  if (vm.count("proof")) proof = job::job_proof(dir);
   if (vm.count("json")) {
-    std::cout << api::json_text(job::to_json(st)) << "\n";
+    api::Json j = job::to_json(st);
+    if (proof) j["proof"] = job::to_json(*proof);
+    std::cout << api::json_text(j) << "\n";
     return 0;
   }
   std::cout << "job       " << st.dir.string() << (st.running ? "  (a run is working on it now)" : "") << "\n"
@@ -223,6 +261,7 @@ int run_status(const Args& args) {
     std::cout << "left      about " << duration_text(st.estimate_seconds) << " with " << st.last_workers
               << " worker(s): " << st.open_leaves << " open leaves x " << duration_text(mean)
               << " (a rough guide: a test needs only some leaves, a leaf that is expanded many units)\n";
+  if (proof) print_proof(*proof);
   return 0;
 }
 

@@ -108,6 +108,17 @@ TEST_CASE("cli job verify: a finished job passes (exit 0), a tampered one fails 
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("the proof's ") != std::string::npos);
   CHECK(r.out.find("proof     every unit the proven bounds rest on confirmed") != std::string::npos);
+  // The proof itself: a line a test, down to the units.
+  r = run_kalah("job status " + d + " --proof");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("\nproof     ") != std::string::npos);
+  CHECK(r.out.find("  node 0: v >= ") != std::string::npos);
+  CHECK(r.out.find(", unit ") != std::string::npos);
+  r = run_kalah("job status " + d + " --proof --json");
+  REQUIRE(r.exit_code == 0);
+  const Json status = Json::parse(r.out);
+  CHECK(status["proof"]["units"].size() > 0);
+  CHECK(status["proof"]["lines"][0]["node"] == 0);
   r = run_kalah("job verify " + d + " --proof --all");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find('\n') == r.err.size() - 1);

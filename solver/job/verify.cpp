@@ -2,17 +2,15 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <numeric>
 #include <random>
 #include <set>
 #include <stdexcept>
-#include <tuple>
-#include <unordered_map>
 
 #include "solver/api/reports.hpp"
 #include "solver/base/value_bounds.hpp"
 #include "solver/job/job.hpp"
+#include "solver/job/proof.hpp"
 #include "solver/job/worker.hpp"
 
 namespace kalah::job {
@@ -117,57 +115,6 @@ bool claims(const TopNode& n, const UnitRecord& u, const Rules& rules, UnitCheck
   return c.claimed_lower > base::min_value(n.seeds, rules) || c.claimed_upper < base::max_value(n.seeds);
 }
 
-// The units the bounds of `goals` rest on in `tree` (see the header), by unit id. `claimed`:
-// every unit's claims.
-std::vector<UnitCheck> proof_of(const TopTree& tree, const std::vector<int>& goals,
-                                const std::vector<UnitCheck>& claimed, const Rules& rules) {
-  std::unordered_map<int, std::vector<const UnitCheck*>> by_node;
-  for (const UnitCheck& c : claimed) by_node[c.unit.node].push_back(&c);
-  std::set<std::tuple<int, int, bool>> seen;
-  std::map<std::uint64_t, UnitCheck> chosen;
-  // "v(id) >= gamma" is `holds` in the tree: the units that prove it.
-  auto walk = [&](auto& self, int id, int gamma, bool holds, int depth) -> void {
-    const TopNode& n = tree.node(id);
-    gamma = base::round_up(gamma, n.seeds);  // the same test at the parity of the seeds
-    if (!seen.emplace(id, gamma, holds).second) return;
-    if (depth > 4096 || (holds ? n.lower < gamma : n.upper >= gamma))
-      throw std::logic_error("kalah job verify: the proof walk met a test the tree does not decide");
-    if (n.terminal || (holds ? base::min_value(n.seeds, rules) >= gamma : base::max_value(n.seeds) < gamma)) return;
-    const UnitCheck* quickest = nullptr;
-    for (const UnitCheck* c : by_node[id])
-      if ((holds ? c->claimed_lower >= gamma : c->claimed_upper < gamma) &&
-          (!quickest || c->unit.seconds < quickest->unit.seconds))
-        quickest = c;
-    if (quickest) {
-      chosen.emplace(quickest->unit.id, *quickest);
-      return;
-    }
-    if (!n.expanded) throw std::logic_error("kalah job verify: the proof walk met a leaf no unit decided");
-    for (const TopEdge& e : n.edges) {
-      bool negated = false;
-      const Question q = TopTree::edge_question(e, gamma, &negated);
-      const bool child_holds = holds != negated;
-      if (holds) {  // one edge that proves it
-        const TopNode& c = tree.node(q.node);
-        const int g = base::round_up(q.gamma, c.seeds);
-        if (child_holds ? c.lower < g : c.upper >= g) continue;
-        self(self, q.node, q.gamma, child_holds, depth + 1);
-        return;
-      }
-      self(self, q.node, q.gamma, child_holds, depth + 1);  // every edge fails
-    }
-    if (holds) throw std::logic_error("kalah job verify: no edge proves a bound its node has");
-  };
-  for (const int id : goals) {
-    const TopNode& n = tree.node(id);
-    if (n.lower > base::min_value(n.seeds, rules)) walk(walk, id, n.lower, true, 0);
-    if (n.upper < base::max_value(n.seeds)) walk(walk, id, n.upper + 2, false, 0);
-  }
-  std::vector<UnitCheck> units;
-  for (const auto& [uid, c] : chosen) units.push_back(c);
-  return units;
-}
-
 // Solves the claims of `c` again. False: stopped (Ctrl-C) before the check was done.
 bool solve_again(api::Session& session, std::atomic<bool>& cancel, const TopNode& n, UnitCheck& c,
                  const VerifyOptions& options) {
@@ -208,23 +155,6 @@ bool solve_again(api::Session& session, std::atomic<bool>& cancel, const TopNode
 }
 
 }  // namespace
-
-std::vector<int> reported_nodes(const TopTree& tree, bool openings) {
-  std::vector<int> nodes{0};
-  if (!openings) return nodes;
-  std::vector<int> first_player{0};  // boards where the first player is still on the first turn
-  while (!first_player.empty()) {
-    const int id = first_player.back();
-    first_player.pop_back();
-    for (const TopEdge& e : tree.node(id).edges) {
-      nodes.push_back(e.child);
-      if (e.extra_turn) first_player.push_back(e.child);
-    }
-  }
-  std::sort(nodes.begin(), nodes.end());
-  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-  return nodes;
-}
 
 const char* verdict_name(UnitCheck::Verdict v) {
   switch (v) {
@@ -287,9 +217,15 @@ VerifyReport verify_job(const fs::path& dir, api::SessionConfig session, const V
   if (options.proof) {
     r.proof = true;
     // With units in conflict the rebuilt tree is not what the runs proved: no proof to walk.
-    candidates = r.conflicts == 0
-                     ? proof_of(rebuilt, reported_nodes(rebuilt, r.spec.openings), claimed, r.spec.rules.value_rules())
-                     : std::vector<UnitCheck>{};
+    candidates.clear();
+    if (r.conflicts == 0) {
+      // The proof's units, with their claims (a unit in the proof proved something).
+      std::set<std::int64_t> in_proof;
+      for (const UnitRecord& u : proof_of(rebuilt, reported_nodes(rebuilt, r.spec.openings), units).units)
+        in_proof.insert(u.id);
+      for (const UnitCheck& c : claimed)
+        if (in_proof.count(c.unit.id)) candidates.push_back(c);
+    }
     r.proof_units = candidates.size();
     for (const UnitCheck& c : candidates) r.proof_seconds += c.unit.seconds;
   }

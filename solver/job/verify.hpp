@@ -17,11 +17,9 @@
 //    of their node (the proof rests on them) are drawn first, then units a tighter one
 //    superseded. A check that runs over its budget proves less and is reported as unchecked,
 //    not failed; any proof that contradicts a claim fails the check. Or, instead of a sample,
-//    the units a proof rests on (VerifyOptions::proof): from the position's proven bounds
-//    (and, for an openings job, every first sowing's and turn's), down the rebuilt tree, a
-//    bound "v >= g" that holds by one edge that proves it, one that fails by every edge, to
-//    the nodes a unit decided (its quickest such unit) or the seeds alone do: a certificate
-//    of what the job has proven, solved again unit by unit.
+//    the units a proof of the reported bounds rests on (VerifyOptions::proof, proof.hpp,
+//    walked on the rebuilt tree): a certificate of what the job has proven, solved again
+//    unit by unit.
 // Values here are remainder values for the mover of the unit's board (docs/rules.md).
 #pragma once
 
@@ -60,10 +58,6 @@ struct UnitCheck {
   double seconds = 0;
 };
 const char* verdict_name(UnitCheck::Verdict v);
-
-// The nodes whose bounds a job reports: the position (node 0), and for an openings job every
-// first sowing and, through extra turns, every first turn the tree holds. Sorted.
-std::vector<int> reported_nodes(const TopTree& tree, bool openings);
 
 struct VerifyReport {
   std::filesystem::path dir;

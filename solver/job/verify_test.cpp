@@ -11,6 +11,7 @@
 
 #include "solver/job/job.hpp"
 #include "solver/job/job_testing.hpp"
+#include "solver/job/proof.hpp"
 #include "solver/job/verify.hpp"
 #include "solver/reference/reference_solver.hpp"
 #include "solver/sqlite/sqlite.hpp"
