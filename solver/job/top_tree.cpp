@@ -313,6 +313,7 @@ bool TopTree::committed_free(const Question& q, bool expect_true, const Expectat
 
 std::optional<Question> TopTree::select_committed(int target, int gamma, bool expect_true, const Expectation& expected,
                                                   bool busy_leaves) const {
+  assert(target >= 0 && target < size());
   std::unordered_map<std::uint64_t, bool> memo;
   Question q{target, gamma};
   if (!committed_free(q, expect_true, expected, busy_leaves, memo, 0)) return std::nullopt;
