@@ -176,10 +176,8 @@ int run_run(const Args& args) {
 // The proof as an indented tree: a line a test, each edge's pit (1-based, the mover's; * an
 // extra turn) and what decided it.
 void print_proof(const job::Proof& proof) {
-  double seconds = 0;
-  for (const job::UnitRecord& u : proof.units) seconds += u.seconds;
   std::cout << "\nproof     " << proof.lines.size() << " tests resting on " << proof.units.size() << " units ("
-            << duration_text(seconds)
+            << duration_text(proof.unit_seconds())
             << " of the runs); v: the remainder value for the player to move, pits his, * an extra turn\n";
   for (const job::ProofLine& l : proof.lines) {
     std::cout << "  " << std::string(static_cast<std::size_t>(2 * l.depth), ' ');

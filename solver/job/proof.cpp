@@ -34,7 +34,8 @@ class ProofWalk {
       proof_.lines.push_back(line);
       return;
     }
-    if (n.terminal || (line.holds ? base::min_value(n.seeds, rules) >= line.gamma : base::max_value(n.seeds) < line.gamma)) {
+    if (n.terminal ||
+        (line.holds ? base::min_value(n.seeds, rules) >= line.gamma : base::max_value(n.seeds) < line.gamma)) {
       line.by = n.terminal ? ProofLine::By::end : ProofLine::By::seeds;
       proof_.lines.push_back(line);
       return;
@@ -127,6 +128,12 @@ Proof job_proof(const std::filesystem::path& dir) {
   return proof_of(tree, reported_nodes(tree, openings), units);
 }
 
+double Proof::unit_seconds() const {
+  double seconds = 0;
+  for (const UnitRecord& u : units) seconds += u.seconds;
+  return seconds;
+}
+
 const char* by_name(ProofLine::By by) {
   switch (by) {
     case ProofLine::By::unit: return "unit";
@@ -141,11 +148,7 @@ const char* by_name(ProofLine::By by) {
 api::Json to_json(const Proof& proof) {
   using api::Json;
   Json units = Json::array(), lines = Json::array();
-  double seconds = 0;
-  for (const UnitRecord& u : proof.units) {
-    units.push_back(u.id);
-    seconds += u.seconds;
-  }
+  for (const UnitRecord& u : proof.units) units.push_back(u.id);
   for (const ProofLine& l : proof.lines)
     lines.push_back({{"depth", l.depth},
                      {"node", l.node},
@@ -155,7 +158,7 @@ api::Json to_json(const Proof& proof) {
                      {"holds", l.holds},
                      {"by", by_name(l.by)},
                      {"unit", l.unit ? Json(l.unit->id) : Json(nullptr)}});
-  return Json{{"units", units}, {"unit_seconds", seconds}, {"lines", lines}};
+  return Json{{"units", units}, {"unit_seconds", proof.unit_seconds()}, {"lines", lines}};
 }
 
 std::vector<int> reported_nodes(const TopTree& tree, bool openings) {

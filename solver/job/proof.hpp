@@ -42,6 +42,7 @@ struct ProofLine {
 struct Proof {
   std::vector<ProofLine> lines;
   std::vector<UnitRecord> units;  // the units the lines name, each once, by id
+  double unit_seconds() const;    // their time in the runs
 };
 
 // The proof of the bounds of `goals` in `tree` from `units` (the store's). Throws

@@ -203,18 +203,19 @@ VerifyReport verify_job(const fs::path& dir, api::SessionConfig session, const V
   }
   r.units_with_bounds = candidates.size() + superseded.size();
   r.decisive_units = candidates.size();
-  // Fisher-Yates with the 64-bit Mersenne Twister (both fixed by the standard, unlike
-  // std::shuffle): the same seed and store draw the same units everywhere.
-  std::mt19937_64 random(options.seed);
-  auto shuffle = [&](std::vector<UnitCheck>& v) {
-    for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[random() % i]);
-  };
-  shuffle(candidates);
-  shuffle(superseded);
-  candidates.insert(candidates.end(), superseded.begin(), superseded.end());
-  const std::size_t take = options.all ? candidates.size() : std::min<std::size_t>(candidates.size(), options.sample);
-  candidates.resize(take);
-  if (options.proof) {
+  if (!options.proof) {
+    // Fisher-Yates with the 64-bit Mersenne Twister (both fixed by the standard, unlike
+    // std::shuffle): the same seed and store draw the same units everywhere.
+    std::mt19937_64 random(options.seed);
+    auto shuffle = [&](std::vector<UnitCheck>& v) {
+      for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[random() % i]);
+    };
+    shuffle(candidates);
+    shuffle(superseded);
+    candidates.insert(candidates.end(), superseded.begin(), superseded.end());
+    const std::size_t take = options.all ? candidates.size() : std::min<std::size_t>(candidates.size(), options.sample);
+    candidates.resize(take);
+  } else {
     r.proof = true;
     // With units in conflict the rebuilt tree is not what the runs proved: no proof to walk.
     candidates.clear();
