@@ -1,7 +1,11 @@
 #include "solver/db/crc32c.hpp"
 
+#include <omp.h>
+
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <vector>
 
 #if defined(__SSE4_2__)
 #include <nmmintrin.h>
@@ -22,6 +26,39 @@ constexpr std::array<std::uint32_t, 256> make_table() {
 }
 constexpr auto kTable = make_table();
 
+// A linear map of the CRC register: column i is the image of bit i.
+using Gf2Matrix = std::array<std::uint32_t, 32>;
+
+std::uint32_t times(const Gf2Matrix& m, std::uint32_t v) {
+  std::uint32_t r = 0;
+  for (int i = 0; v; ++i, v >>= 1)
+    if (v & 1) r ^= m[i];
+  return r;
+}
+
+Gf2Matrix compose(const Gf2Matrix& after, const Gf2Matrix& before) {
+  Gf2Matrix r;
+  for (int i = 0; i < 32; ++i) r[i] = times(after, before[i]);
+  return r;
+}
+
+// The register after `bytes` zero bytes are fed to it (no pre- or post-inversion): one zero
+// bit shifts right and adds the polynomial when the bit shifted out was set.
+Gf2Matrix zero_bytes(std::uint64_t bytes) {
+  Gf2Matrix power{};
+  power[0] = 0x82F63B78u;
+  for (int i = 1; i < 32; ++i) power[i] = 1u << (i - 1);
+  for (int i = 0; i < 3; ++i) power = compose(power, power);  // one zero byte
+  Gf2Matrix result{};
+  for (int i = 0; i < 32; ++i) result[i] = 1u << i;
+  while (bytes) {
+    if (bytes & 1) result = compose(power, result);
+    bytes >>= 1;
+    if (bytes) power = compose(power, power);
+  }
+  return result;
+}
+
 }  // namespace
 
 std::uint32_t crc32c(const void* data, std::size_t size, std::uint32_t crc) {
@@ -40,6 +77,34 @@ std::uint32_t crc32c(const void* data, std::size_t size, std::uint32_t crc) {
 #endif
   while (size--) c = kTable[(c ^ *p++) & 0xff] ^ (c >> 8);
   return ~c;
+}
+
+std::uint32_t crc32c_combine(std::uint32_t crc_a, std::uint32_t crc_b, std::uint64_t length_b) {
+  // With raw(s, M) the register after M from state s (linear in s and M) and crc(M) =
+  // ~raw(~0, M): crc(A B) = raw(crc(A) as a state, B's zeros) ^ crc(B).
+  return times(zero_bytes(length_b), crc_a) ^ crc_b;
+}
+
+std::uint32_t crc32c_parallel(std::span<const std::span<const unsigned char>> parts, int threads, std::uint32_t crc,
+                              std::size_t chunk) {
+  if (chunk == 0) chunk = 1;
+  struct Piece {
+    const unsigned char* data;
+    std::size_t size;
+  };
+  std::vector<Piece> pieces;
+  for (const auto& part : parts)
+    for (std::size_t at = 0; at < part.size(); at += chunk)
+      pieces.push_back({part.data() + at, std::min(chunk, part.size() - at)});
+  std::vector<std::uint32_t> crcs(pieces.size());
+  if (threads <= 0) threads = omp_get_max_threads();
+  const auto n = static_cast<std::int64_t>(pieces.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n > 1 && threads > 1)
+  for (std::int64_t i = 0; i < n; ++i) crcs[i] = crc32c(pieces[i].data, pieces[i].size);
+  const Gf2Matrix whole = zero_bytes(chunk);
+  for (std::size_t i = 0; i < pieces.size(); ++i)
+    crc = (pieces[i].size == chunk ? times(whole, crc) : times(zero_bytes(pieces[i].size), crc)) ^ crcs[i];
+  return crc;
 }
 
 }  // namespace kalah

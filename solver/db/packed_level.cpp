@@ -352,15 +352,25 @@ void PackedLevel::check_image(int threads) const {
   if (threads <= 0) threads = omp_get_max_threads();
   for (std::int16_t w : weights_)
     if (w < -4096 || w > 4096) throw std::invalid_argument("packed weight " + std::to_string(w) + " out of range");
-  for (std::uint64_t i = 0; i < exceptions_.size(); ++i)
-    if (exceptions_[i] < -k_ || exceptions_[i] > k_)
-      throw std::invalid_argument("packed exception " + std::to_string(exceptions_[i]) + " out of range");
   // Groups in parallel; each line's escapes by a popcount of its all-ones fields (fields past
-  // the level's last board are zero in a sound image, so they count too: stricter).
+  // the level's last board are zero in a sound image, so they count too: stricter). The
+  // exceptions' range is checked in the same loop, an equal share an iteration (a serial pass
+  // kept the other core waiting, its OpenMP worker spinning, on every level loaded).
   const std::uint64_t groups = group_first_.size();
-  std::uint64_t bad_line = ~std::uint64_t(0), bad_group = ~std::uint64_t(0);
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) reduction(min : bad_line, bad_group)
+  const std::uint64_t exceptions = exceptions_.size();
+  std::uint64_t bad_line = ~std::uint64_t(0), bad_group = ~std::uint64_t(0), bad_exception = ~std::uint64_t(0);
+  if (groups == 0) {
+    for (std::uint64_t i = 0; i < exceptions; ++i)
+      if (exceptions_[i] < -k_ || exceptions_[i] > k_) bad_exception = std::min(bad_exception, i);
+  }
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) reduction(min : bad_line, bad_group, bad_exception)
   for (std::uint64_t g = 0; g < groups; ++g) {
+    const std::uint64_t share_end = g + 1 == groups ? exceptions : exceptions / groups * (g + 1);
+    for (std::uint64_t i = exceptions / groups * g; i < share_end; ++i)
+      if (exceptions_[i] < -k_ || exceptions_[i] > k_) {
+        bad_exception = std::min(bad_exception, i);
+        break;
+      }
     std::uint64_t in_group = 0;
     const std::uint64_t line_end = std::min(lines_, (g + 1) * kGroupLines);
     for (std::uint64_t line = g * kGroupLines; line < line_end; ++line) {
@@ -375,6 +385,8 @@ void PackedLevel::check_image(int threads) const {
     const std::uint64_t next = g + 1 < groups ? group_first_[g + 1] : exceptions_.size();
     if (group_first_[g] > next || next - group_first_[g] != in_group) bad_group = std::min(bad_group, g);
   }
+  if (bad_exception != ~std::uint64_t(0))
+    throw std::invalid_argument("packed exception " + std::to_string(exceptions_[bad_exception]) + " out of range");
   if (bad_line != ~std::uint64_t(0))
     throw std::invalid_argument("packed line " + std::to_string(bad_line) + ": wrong first exception");
   if (bad_group != ~std::uint64_t(0))

@@ -123,9 +123,10 @@ std::optional<LevelArray> map_raw_cache(const fs::path& dir, const Header& h, st
   void* base = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, f.fd, 0);
   if (base == MAP_FAILED) return std::nullopt;
   LevelArray level = LevelArray::adopt_mapping(base, bytes, kRawHeaderSize, h.entries);
-  // Every read-back is checked: this pass also faults the pages in, in order.
-  if (crc32c(level.data(), static_cast<std::size_t>(h.entries)) !=
-      get_le<std::uint32_t>(head.data() + kOffEntriesCrc)) {
+  // Every read-back is checked: this pass also faults the pages in (in chunks on every core).
+  const std::span<const unsigned char> entries(reinterpret_cast<const unsigned char*>(level.data()),
+                                               static_cast<std::size_t>(h.entries));
+  if (crc32c_parallel({&entries, 1}) != get_le<std::uint32_t>(head.data() + kOffEntriesCrc)) {
     if (damage) *damage = file.string() + ": entries checksum mismatch (a damaged cache file)";
     return std::nullopt;
   }
@@ -322,10 +323,10 @@ struct MappedImage {
   LevelArray lines, exceptions;
   const unsigned char* second = nullptr;
   std::size_t first_bytes = 0, second_bytes = 0;
-  // CRC-32C of the mapped bytes, continuing `crc` (none when `first`).
-  std::uint32_t crc(std::uint32_t crc, bool first) const {
-    crc = first ? crc32c(lines.data(), first_bytes) : crc32c(lines.data(), first_bytes, crc);
-    return crc32c(second, second_bytes, crc);
+  // The mapped bytes in file order, for their checksum.
+  void append_spans(std::vector<std::span<const unsigned char>>& out) const {
+    out.emplace_back(reinterpret_cast<const unsigned char*>(lines.data()), first_bytes);
+    out.emplace_back(second, second_bytes);
   }
 };
 
@@ -418,8 +419,10 @@ std::optional<PackedLevel> map_packed_raw_cache(const fs::path& dir, const Board
   if (*head != encode_packed(h, header_crc, data_crc)) return std::nullopt;
   std::optional<MappedImage> m = map_image(f.fd, at, h.packed, at.end);
   if (!m) return std::nullopt;
-  // Every read-back is checked: this pass also faults the pages in, in order.
-  if (m->crc(0, true) != data_crc) {
+  // Every read-back is checked: this pass also faults the pages in (in chunks on every core).
+  std::vector<std::span<const unsigned char>> spans;
+  m->append_spans(spans);
+  if (crc32c_parallel(spans) != data_crc) {
     if (damage) *damage = file.string() + ": data checksum mismatch (a damaged cache file)";
     return std::nullopt;
   }
@@ -457,16 +460,17 @@ std::optional<PairedLevel> map_paired_raw_cache(const fs::path& dir, const Heade
   const std::uint32_t data_crc = get_le<std::uint32_t>(head->data() + kOffEntriesCrc);
   if (*head != encode_paired(h, header_crc, data_crc)) return std::nullopt;
   std::vector<MappedImage> images;
-  std::uint32_t crc = 0;
+  std::vector<std::span<const unsigned char>> spans;
   for (std::size_t p = 0; p < layouts.size(); ++p) {
     // Each pair's second mapping runs to the next pair's lines: the checksum covers every byte.
     const std::uint64_t second_end = p + 1 < layouts.size() ? layouts[p + 1].lines_at : layouts[p].end;
     std::optional<MappedImage> m = map_image(f.fd, layouts[p], h.pairs[p], second_end);
     if (!m) return std::nullopt;
-    crc = m->crc(crc, p == 0);
+    m->append_spans(spans);
     images.push_back(std::move(*m));
   }
-  if (crc != data_crc) {
+  // Every read-back is checked: this pass also faults the pages in (in chunks on every core).
+  if (crc32c_parallel(spans) != data_crc) {
     if (damage) *damage = file.string() + ": data checksum mismatch (a damaged cache file)";
     return std::nullopt;
   }
