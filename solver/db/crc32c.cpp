@@ -66,6 +66,29 @@ std::uint32_t crc32c(const void* data, std::size_t size, std::uint32_t crc) {
   std::uint32_t c = ~crc;
 #if defined(__SSE4_2__)
   std::uint64_t c64 = c;
+  // Three streams of kBlock bytes at once: the crc32 instruction's latency is three times its
+  // throughput, so one dependent chain leaves two thirds of it idle. The streams' registers
+  // are joined by carrying each over the next block's length of zero bytes.
+  constexpr std::size_t kBlock = 8192;
+  if (size >= 3 * kBlock) {
+    static const Gf2Matrix over_block = zero_bytes(kBlock);
+    while (size >= 3 * kBlock) {
+      std::uint64_t s1 = c64, s2 = 0, s3 = 0;
+      for (std::size_t i = 0; i < kBlock; i += 8) {
+        std::uint64_t w1, w2, w3;
+        std::memcpy(&w1, p + i, 8);
+        std::memcpy(&w2, p + kBlock + i, 8);
+        std::memcpy(&w3, p + 2 * kBlock + i, 8);
+        s1 = _mm_crc32_u64(s1, w1);
+        s2 = _mm_crc32_u64(s2, w2);
+        s3 = _mm_crc32_u64(s3, w3);
+      }
+      c64 = times(over_block, times(over_block, static_cast<std::uint32_t>(s1)) ^ static_cast<std::uint32_t>(s2)) ^
+            static_cast<std::uint32_t>(s3);
+      p += 3 * kBlock;
+      size -= 3 * kBlock;
+    }
+  }
   while (size >= 8) {
     std::uint64_t w;
     std::memcpy(&w, p, 8);

@@ -1,6 +1,6 @@
 // CRC-32C: the check value, continuing, combining two CRCs, and the chunked parallel CRC
 // against the serial one for random cuts, chunk sizes and thread counts.
-#include "solver/db/crc32c.hpp"
+#include "testing/catch.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "testing/catch.hpp"
+#include "solver/db/crc32c.hpp"
 
 namespace kalah {
 namespace {
@@ -18,6 +18,28 @@ std::vector<unsigned char> random_bytes(std::size_t n, std::uint32_t seed) {
   std::vector<unsigned char> v(n);
   for (auto& b : v) b = static_cast<unsigned char>(rng());
   return v;
+}
+
+// The definition, a bit at a time: the oracle for the word-wise, three-stream crc32c().
+std::uint32_t bitwise_crc32c(const unsigned char* p, std::size_t n) {
+  std::uint32_t c = ~0u;
+  for (std::size_t i = 0; i < n; ++i) {
+    c ^= p[i];
+    for (int b = 0; b < 8; ++b) c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+  }
+  return ~c;
+}
+
+TEST_CASE("crc32c: the definition at lengths around its three-stream blocks", "[crc32c]") {
+  const std::vector<unsigned char> bytes = random_bytes(3 * 3 * 8192 + 100, 4);
+  for (std::size_t n :
+       {std::size_t(0), std::size_t(5), std::size_t(8), std::size_t(3 * 8192 - 1), std::size_t(3 * 8192),
+        std::size_t(3 * 8192 + 1), std::size_t(3 * 8192 + 13), std::size_t(6 * 8192 + 7), bytes.size()}) {
+    INFO("length " << n);
+    CHECK(crc32c(bytes.data(), n) == bitwise_crc32c(bytes.data(), n));
+    // Continuing after an odd prefix: the blocks start unaligned.
+    if (n > 3) CHECK(crc32c(bytes.data() + 3, n - 3, crc32c(bytes.data(), 3)) == bitwise_crc32c(bytes.data(), n));
+  }
 }
 
 TEST_CASE("crc32c: the check value and continuing", "[crc32c]") {

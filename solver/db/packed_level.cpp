@@ -29,6 +29,19 @@ inline std::uint64_t all_ones_runs(std::uint64_t x, int width) {
   return t;
 }
 
+// The escapes (all-ones fields) of one line of width-W fields; W a constant so the loops
+// unroll (check_image counts every line of every level a database loads).
+template <int W>
+std::uint64_t line_escapes(const std::uint64_t* words, const std::uint64_t* masks) {
+  std::uint64_t n = 0;
+  for (int j = 0; j < PackedLevel::kLineWords; ++j) {
+    std::uint64_t t = words[j];
+    for (int b = 1; b < W; ++b) t &= words[j] >> b;
+    n += __builtin_popcountll(t & masks[j]);
+  }
+  return n;
+}
+
 // Additive least-squares fit of u = (v + k) / 2 on the mover's pits, by backfitting on a sample of
 // the level; the weights in 1/16ths. The predictor only sizes the codes: any weights give
 // exact values.
@@ -379,8 +392,14 @@ void PackedLevel::check_image(int threads) const {
         bad_line = std::min(bad_line, line);
         break;
       }
-      for (int j = 0; j < kLineWords; ++j)
-        in_group += __builtin_popcountll(all_ones_runs(words[j], width_) & masks_[j]);
+      switch (width_) {
+        case 2: in_group += line_escapes<2>(words, masks_); break;
+        case 3: in_group += line_escapes<3>(words, masks_); break;
+        case 4: in_group += line_escapes<4>(words, masks_); break;
+        default:
+          for (int j = 0; j < kLineWords; ++j)
+            in_group += __builtin_popcountll(all_ones_runs(words[j], width_) & masks_[j]);
+      }
     }
     const std::uint64_t next = g + 1 < groups ? group_first_[g + 1] : exceptions_.size();
     if (group_first_[g] > next || next - group_first_[g] != in_group) bad_group = std::min(bad_group, g);
