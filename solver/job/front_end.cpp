@@ -249,8 +249,9 @@ void FrontEnd::log_waiting() {
       line << "...";
       break;
     }
-    line << "node " << f.node << (f.test ? " >= " + std::to_string(f.gamma) : std::string(" value")) << " "
-         << since(f.started) << " of " << f.budget << " s";
+    line << "node " << f.node << line_text(tree_, f.node)
+         << (f.test ? " >= " + std::to_string(f.gamma) : std::string(" value")) << " " << since(f.started) << " of "
+         << f.budget << " s";
   }
   options_.log(line.str());
 }
@@ -514,7 +515,7 @@ void FrontEnd::log_progress(bool force) {
   line.setf(std::ios::fixed);
   line.precision(1);
   line << "job: " << s << " s, root value in [" << root.lower << ", " << root.upper << "] (remainder), goal node "
-       << goal_ << " in [" << goal.lower << ", " << goal.upper << "]";
+       << goal_ << line_text(tree_, goal_) << " in [" << goal.lower << ", " << goal.upper << "]";
   if (!goal.exact() && goal.expanded) line << " testing >= " << goal_gamma_;
   const double units = static_cast<double>(summary_.units), nodes = static_cast<double>(summary_.nodes);
   line << ", units " << summary_.units << " (" << units / std::max(s, 1e-9) << "/s), in flight " << in_flight_.size()

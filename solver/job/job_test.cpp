@@ -363,6 +363,33 @@ TEST_CASE("top tree: bounds propagate, cross-checks throw, select finds free lea
   CHECK_THROWS_AS(tree.tighten(root, tree.node(root).lower + 2, 12), std::logic_error);
 }
 
+TEST_CASE("top tree: the line of sowings to a node, as log lines name it", "[job]") {
+  const Rules rules;
+  job::TopTree tree(6, rules);
+  const int root = tree.add(Position::start(6, 4).board());
+  tree.expand(root);
+  CHECK(tree.line_to(root).empty());
+  CHECK(job::line_text(tree, root).empty());
+  // Kalah(6,4): pit 3's four seeds end in the store (an extra turn); pit 1's do not.
+  const job::TopEdge three = tree.node(root).edges[2];
+  const job::TopEdge one = tree.node(root).edges[0];
+  REQUIRE(three.extra_turn);
+  REQUIRE_FALSE(one.extra_turn);
+  CHECK(job::line_text(tree, one.child) == " (1)");
+  CHECK(job::line_text(tree, three.child) == " (3-..)");
+  tree.expand(three.child);
+  const job::TopEdge three_one = tree.node(three.child).edges[0];  // then pit 1: ends in pit 5
+  REQUIRE_FALSE(three_one.extra_turn);
+  const std::vector<job::TopEdge> line = tree.line_to(three_one.child);
+  REQUIRE(line.size() == 2);
+  CHECK(line[0].pit == 2);
+  CHECK(line[1].pit == 0);
+  CHECK(job::line_text(tree, three_one.child) == " (3-1)");
+  tree.expand(three_one.child);
+  CHECK(job::line_text(tree, tree.node(three_one.child).edges[5].child) == " (3-1 6)");
+  CHECK(tree.line_to(tree.size()).empty());  // no such node
+}
+
 TEST_CASE("top tree: ties between most-proving leaves go to the best estimate, else the lowest pit", "[job]") {
   job::TopTree tree = start_expanded();
   const int root = 0;

@@ -173,6 +173,39 @@ int TopTree::moves(int id) const {
   return count;
 }
 
+std::vector<TopEdge> TopTree::line_to(int id) const {
+  if (id <= 0 || id >= size()) return {};
+  // Breadth first from the root; each node reached remembers the edge that reached it first.
+  std::vector<int> from(nodes_.size(), -1);
+  std::vector<const TopEdge*> via(nodes_.size(), nullptr);
+  std::vector<int> queue{0};
+  from[0] = 0;
+  for (std::size_t at = 0; at < queue.size() && from[static_cast<std::size_t>(id)] < 0; ++at)
+    for (const TopEdge& e : node(queue[at]).edges)
+      if (from[static_cast<std::size_t>(e.child)] < 0) {
+        from[static_cast<std::size_t>(e.child)] = queue[at];
+        via[static_cast<std::size_t>(e.child)] = &e;
+        queue.push_back(e.child);
+      }
+  std::vector<TopEdge> line;
+  if (from[static_cast<std::size_t>(id)] < 0) return line;
+  for (int n = id; n != 0; n = from[static_cast<std::size_t>(n)]) line.push_back(*via[static_cast<std::size_t>(n)]);
+  std::reverse(line.begin(), line.end());
+  return line;
+}
+
+std::string line_text(const TopTree& tree, int id) {
+  const std::vector<TopEdge> line = tree.line_to(id);
+  if (line.empty()) return "";
+  std::string text;
+  for (const TopEdge& e : line) text += std::to_string(e.pit + 1) + (e.extra_turn ? "-" : " ");
+  if (text.back() == ' ')
+    text.pop_back();
+  else
+    text += "..";
+  return " (" + text + ")";
+}
+
 TopTree::Numbers TopTree::leaf_numbers(int id, int gamma, const Walk& walk) const {
   Numbers r{1, 1, node(id).in_flight == 0};
   if (walk.leaves == LeafNumbers::kOne) return r;
