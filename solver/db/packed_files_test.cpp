@@ -238,4 +238,14 @@ TEST_CASE("packed files: images whose checksums hold but whose content is incons
   refused([](PackedLevel& p) { PackedLevelAccess::group_first(p)[1] += 1; }, "exception offsets do not add up");
   refused([](PackedLevel& p) { PackedLevelAccess::group_first(p)[0] = 1; }, "corrupt packed image");
   refused([](PackedLevel& p) { PackedLevelAccess::exceptions(p)[0] = 100; }, "out of range");
+  // Anywhere in the exceptions (each group's check takes an equal share, the last the rest),
+  // and before a wrong offset (the order of the checks).
+  refused([](PackedLevel& p) { PackedLevelAccess::exceptions(p)[p.exceptions() / 2] = -100; }, "out of range");
+  refused([](PackedLevel& p) { PackedLevelAccess::exceptions(p)[p.exceptions() - 1] = 100; }, "out of range");
+  refused(
+      [](PackedLevel& p) {
+        PackedLevelAccess::exceptions(p)[p.exceptions() - 1] = 100;
+        PackedLevelAccess::group_first(p)[1] += 1;
+      },
+      "out of range");
 }

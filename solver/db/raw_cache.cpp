@@ -103,7 +103,7 @@ fs::path raw_path(const fs::path& dir, int k) {
 }
 
 std::optional<LevelArray> map_raw_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc,
-                                        std::string* damage) {
+                                        std::string* damage, int threads) {
   if (damage) damage->clear();
   const fs::path file = raw_path(dir, h.level);
   const Fd f(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
@@ -126,7 +126,7 @@ std::optional<LevelArray> map_raw_cache(const fs::path& dir, const Header& h, st
   // Every read-back is checked: this pass also faults the pages in (in chunks on every core).
   const std::span<const unsigned char> entries(reinterpret_cast<const unsigned char*>(level.data()),
                                                static_cast<std::size_t>(h.entries));
-  if (crc32c_parallel({&entries, 1}) != get_le<std::uint32_t>(head.data() + kOffEntriesCrc)) {
+  if (crc32c_parallel({&entries, 1}, threads) != get_le<std::uint32_t>(head.data() + kOffEntriesCrc)) {
     if (damage) *damage = file.string() + ": entries checksum mismatch (a damaged cache file)";
     return std::nullopt;
   }
@@ -240,7 +240,7 @@ LevelArray load_level(const fs::path& dir, int pits, const Rules& rules, int k, 
   const Header h = read_header(file, &header_crc);
   check_level_header(file, h, pits, rules, k);
   return load_through_cache<LevelArray>(
-      file, cache, [&](std::string* damage) { return map_raw_cache(dir, h, header_crc, damage); },
+      file, cache, [&](std::string* damage) { return map_raw_cache(dir, h, header_crc, damage, threads); },
       [&](Header* read, std::uint32_t* crc) { return read_level(dir, pits, rules, k, threads, read, crc); },
       [&](const Header& read, std::uint32_t crc, const LevelArray& level) {
         return write_raw_cache(dir, read, crc, level, cache.free_bytes);
@@ -348,7 +348,7 @@ std::optional<MappedImage> map_image(int fd, const PackedLayout& at, const Packe
 // The packed level over `range` from a mapped image whose checksum held; its weights and group
 // offsets are copied from the tail. Throws std::invalid_argument when the image is inconsistent.
 PackedLevel adopt_image(MappedImage&& m, const PackedLayout& at, const PackedLevel::Shape& shape,
-                        const BoardRange& range) {
+                        const BoardRange& range, int threads) {
   const unsigned char* rest = m.second + (at.tail_at - at.exceptions_at);
   std::vector<std::int16_t> weights(shape.weights);
   std::vector<std::uint64_t> group_first(shape.groups);
@@ -357,7 +357,7 @@ PackedLevel adopt_image(MappedImage&& m, const PackedLayout& at, const PackedLev
               group_first.size() * sizeof(std::uint64_t));
   PackedLevel level = PackedLevel::adopt(range, shape, std::move(m.lines), std::move(m.exceptions), std::move(weights),
                                          std::move(group_first));
-  level.check_image();
+  level.check_image(threads);
   return level;
 }
 
@@ -406,7 +406,7 @@ fs::path packed_raw_path(const fs::path& dir, int k) {
 }
 
 std::optional<PackedLevel> map_packed_raw_cache(const fs::path& dir, const BoardIndexer& ix, const Header& h,
-                                                std::uint32_t header_crc, std::string* damage) {
+                                                std::uint32_t header_crc, std::string* damage, int threads) {
   if (damage) damage->clear();
   if (h.version != kPackedVersion) return std::nullopt;
   const fs::path file = packed_raw_path(dir, h.level);
@@ -422,12 +422,12 @@ std::optional<PackedLevel> map_packed_raw_cache(const fs::path& dir, const Board
   // Every read-back is checked: this pass also faults the pages in (in chunks on every core).
   std::vector<std::span<const unsigned char>> spans;
   m->append_spans(spans);
-  if (crc32c_parallel(spans) != data_crc) {
+  if (crc32c_parallel(spans, threads) != data_crc) {
     if (damage) *damage = file.string() + ": data checksum mismatch (a damaged cache file)";
     return std::nullopt;
   }
   try {
-    return adopt_image(std::move(*m), at, h.packed, BoardRange::level(ix, h.level));
+    return adopt_image(std::move(*m), at, h.packed, BoardRange::level(ix, h.level), threads);
   } catch (const std::invalid_argument& e) {
     if (damage) *damage = file.string() + ": " + e.what() + " (a damaged cache file)";
     return std::nullopt;
@@ -448,7 +448,7 @@ RawWriteResult write_packed_raw_cache(const fs::path& dir, const Header& h, std:
 }
 
 std::optional<PairedLevel> map_paired_raw_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc,
-                                                std::string* damage) {
+                                                std::string* damage, int threads) {
   if (damage) damage->clear();
   if (h.version != kPairedVersion || h.pairs.empty()) return std::nullopt;
   const fs::path file = packed_raw_path(dir, h.level);
@@ -470,14 +470,15 @@ std::optional<PairedLevel> map_paired_raw_cache(const fs::path& dir, const Heade
     images.push_back(std::move(*m));
   }
   // Every read-back is checked: this pass also faults the pages in (in chunks on every core).
-  if (crc32c_parallel(spans) != data_crc) {
+  if (crc32c_parallel(spans, threads) != data_crc) {
     if (damage) *damage = file.string() + ": data checksum mismatch (a damaged cache file)";
     return std::nullopt;
   }
   try {
     PairedLevel level(h.pits, h.level);
     for (std::size_t p = 0; p < layouts.size(); ++p)
-      level.add_pair(adopt_image(std::move(images[p]), layouts[p], h.pairs[p], level.range(static_cast<int>(p))));
+      level.add_pair(
+          adopt_image(std::move(images[p]), layouts[p], h.pairs[p], level.range(static_cast<int>(p)), threads));
     return level;
   } catch (const std::invalid_argument& e) {
     if (damage) *damage = file.string() + ": " + e.what() + " (a damaged cache file)";
@@ -513,7 +514,7 @@ PackedLevel load_packed_level(const fs::path& dir, int pits, const Rules& rules,
   check_level_header(file, h, pits, rules, k);
   const BoardIndexer ix(pits, k);
   return load_through_cache<PackedLevel>(
-      file, cache, [&](std::string* damage) { return map_packed_raw_cache(dir, ix, h, header_crc, damage); },
+      file, cache, [&](std::string* damage) { return map_packed_raw_cache(dir, ix, h, header_crc, damage, threads); },
       [&](Header* read, std::uint32_t* crc) { return read_packed_level(dir, pits, rules, k, threads, read, crc); },
       [&](const Header& read, std::uint32_t crc, const PackedLevel& level) {
         // A format-1 file packed at load has no packed cache (its own raw cache serves it).
@@ -530,7 +531,7 @@ PairedLevel load_paired_level(const fs::path& dir, int pits, const Rules& rules,
   const Header h = read_header(file, &header_crc);
   check_level_header(file, h, pits, rules, k);
   return load_through_cache<PairedLevel>(
-      file, cache, [&](std::string* damage) { return map_paired_raw_cache(dir, h, header_crc, damage); },
+      file, cache, [&](std::string* damage) { return map_paired_raw_cache(dir, h, header_crc, damage, threads); },
       [&](Header* read, std::uint32_t* crc) { return read_paired_level(dir, pits, rules, k, threads, read, crc); },
       [&](const Header& read, std::uint32_t crc, const PairedLevel& level) {
         // A level file of another format packed by pairs at load has no packed cache.

@@ -44,8 +44,9 @@ std::filesystem::path raw_path(const std::filesystem::path& dir, int k);
 // entries, computed over the mapping, matches the one its header records. Nothing when there
 // is no such cache; *damage (when given) then names a cache whose header matches but whose
 // entries do not ("level-KKK.raw: entries checksum mismatch ..."), and is left empty otherwise.
+// The checksum (and a packed image's check, below) runs on `threads` threads (0: all).
 std::optional<LevelArray> map_raw_cache(const std::filesystem::path& dir, const Header& h, std::uint32_t header_crc,
-                                        std::string* damage = nullptr);
+                                        std::string* damage = nullptr, int threads = 0);
 
 struct RawWriteResult {
   bool written = false;
@@ -81,7 +82,7 @@ std::filesystem::path packed_raw_path(const std::filesystem::path& dir, int k);
 // (PackedLevel::check_image); nothing otherwise, with *damage set as map_raw_cache sets it.
 std::optional<PackedLevel> map_packed_raw_cache(const std::filesystem::path& dir, const BoardIndexer& indexer,
                                                 const Header& h, std::uint32_t header_crc,
-                                                std::string* damage = nullptr);
+                                                std::string* damage = nullptr, int threads = 0);
 
 // Write `level`, read from the format-2 level file whose header is `h`, as its packed cache
 // (as write_raw_cache writes a cache).
@@ -96,7 +97,8 @@ RawWriteResult write_packed_raw_cache(
 inline constexpr std::uint32_t kPairedRawVersion = 3;
 
 std::optional<PairedLevel> map_paired_raw_cache(const std::filesystem::path& dir, const Header& h,
-                                                std::uint32_t header_crc, std::string* damage = nullptr);
+                                                std::uint32_t header_crc, std::string* damage = nullptr,
+                                                int threads = 0);
 RawWriteResult write_paired_raw_cache(
     const std::filesystem::path& dir, const Header& h, std::uint32_t header_crc, const PairedLevel& level,
     const std::function<std::uint64_t(const std::filesystem::path&)>& free_bytes = {});

@@ -388,6 +388,49 @@ TEST_CASE("top tree: the line of sowings to a node, as log lines name it", "[job
   tree.expand(three_one.child);
   CHECK(job::line_text(tree, tree.node(three_one.child).edges[5].child) == " (3-1 6)");
   CHECK(tree.line_to(tree.size()).empty());  // no such node
+  CHECK(tree.line_to(-1).empty());
+  // A board node 0 does not reach has no line.
+  Board lone = tree.node(root).board;
+  lone.cells[0] = 0;
+  lone.cells[1] += 4;
+  const int alone = tree.add(lone);
+  CHECK(tree.line_to(alone).empty());
+}
+
+TEST_CASE("top tree: the line to a transposition is a shortest one", "[job]") {
+  // Kalah(3,2) expanded three sowings deep has boards reached by lines of different lengths
+  // (transpositions): each gets a line as short as breadth first search over the edges finds.
+  const Rules rules;
+  job::TopTree tree(3, rules);
+  tree.add(Position::start(3, 2).board());
+  for (int round = 0; round < 3; ++round)
+    for (int id = tree.size() - 1; id >= 0; --id)
+      if (!tree.node(id).expanded && !tree.node(id).terminal) tree.expand(id);
+  std::vector<int> depth(tree.size(), -1);
+  std::vector<int> queue{0};
+  depth[0] = 0;
+  for (std::size_t at = 0; at < queue.size(); ++at)
+    for (const job::TopEdge& e : tree.node(queue[at]).edges)
+      if (depth[e.child] < 0) {
+        depth[e.child] = depth[queue[at]] + 1;
+        queue.push_back(e.child);
+      }
+  int checked = 0;
+  for (int id = 1; id < tree.size(); ++id) {
+    if (depth[id] < 0) continue;
+    const std::vector<job::TopEdge> line = tree.line_to(id);
+    CHECK(static_cast<int>(line.size()) == depth[id]);
+    // The line is a path of edges from the root to the node.
+    int at = 0;
+    for (const job::TopEdge& e : line) {
+      const auto& edges = tree.node(at).edges;
+      CHECK(std::any_of(edges.begin(), edges.end(), [&](const job::TopEdge& x) { return x.child == e.child; }));
+      at = e.child;
+    }
+    CHECK(at == id);
+    ++checked;
+  }
+  CHECK(checked > 20);
 }
 
 TEST_CASE("top tree: ties between most-proving leaves go to the best estimate, else the lowest pit", "[job]") {

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "solver/base/value_bounds.hpp"
 
@@ -175,22 +176,23 @@ int TopTree::moves(int id) const {
 
 std::vector<TopEdge> TopTree::line_to(int id) const {
   if (id <= 0 || id >= size()) return {};
-  // Breadth first from the root; each node reached remembers the edge that reached it first.
-  std::vector<int> from(nodes_.size(), -1);
-  std::vector<const TopEdge*> via(nodes_.size(), nullptr);
-  std::vector<int> queue{0};
-  from[0] = 0;
-  for (std::size_t at = 0; at < queue.size() && from[static_cast<std::size_t>(id)] < 0; ++at)
-    for (const TopEdge& e : node(queue[at]).edges)
-      if (from[static_cast<std::size_t>(e.child)] < 0) {
-        from[static_cast<std::size_t>(e.child)] = queue[at];
-        via[static_cast<std::size_t>(e.child)] = &e;
-        queue.push_back(e.child);
-      }
+  // Breadth first from the node up through its parents (a small part of the tree), each node
+  // reached remembering the child it was reached from, until the root.
+  std::unordered_map<int, int> toward{{id, id}};
+  std::vector<int> queue{id};
+  for (std::size_t at = 0; at < queue.size() && !toward.count(0); ++at)
+    for (const int parent : node(queue[at]).parents)
+      if (toward.emplace(parent, queue[at]).second) queue.push_back(parent);
   std::vector<TopEdge> line;
-  if (from[static_cast<std::size_t>(id)] < 0) return line;
-  for (int n = id; n != 0; n = from[static_cast<std::size_t>(n)]) line.push_back(*via[static_cast<std::size_t>(n)]);
-  std::reverse(line.begin(), line.end());
+  if (!toward.count(0)) return line;
+  for (int n = 0; n != id;) {
+    const int next = toward.at(n);
+    const auto e = std::find_if(node(n).edges.begin(), node(n).edges.end(),
+                                [&](const TopEdge& edge) { return edge.child == next; });
+    assert(e != node(n).edges.end());
+    line.push_back(*e);
+    n = next;
+  }
   return line;
 }
 
@@ -199,8 +201,8 @@ std::string line_text(const TopTree& tree, int id) {
   if (line.empty()) return "";
   std::string text;
   for (const TopEdge& e : line) text += std::to_string(e.pit + 1) + (e.extra_turn ? "-" : " ");
-  if (text.back() == ' ')
-    text.pop_back();
+  if (text.back() == ' ' || tree.node(line.back().child).terminal)
+    text.pop_back();  // the turn ended (an extra turn onto an ended game ends it too)
   else
     text += "..";
   return " (" + text + ")";

@@ -132,8 +132,9 @@ class TopTree {
   static Question edge_question(const TopEdge& e, int gamma, bool* negated);
   // The mover's sowings from node id (its non-empty pits): the edges its expansion makes.
   int moves(int id) const;
-  // A shortest line of edges from node 0 (the position) to node id, in order: empty for the
-  // root and for a node node 0 does not reach. For people reading a log: which board a node is.
+  // A shortest line of edges from node 0 (the position) to node id, in order (found from the
+  // node up through its parents): empty for the root, an id out of range, and a node node 0
+  // does not reach. For people reading a log: which board a node is.
   std::vector<TopEdge> line_to(int id) const;
 
   // Decided tests: +1 true, -1 false, 0 undecided.
@@ -209,7 +210,8 @@ class TopTree {
 };
 
 // " (1-3 2)": line_to(id) for a log line, 1-based pits, '-' after a sowing that earned an extra
-// turn, a space between turns, "-.." where the line stops inside a turn; "" for the root.
+// turn, a space between turns, "-.." where the line stops inside a turn (not at an ended game);
+// "" for the root.
 std::string line_text(const TopTree& tree, int id);
 
 }  // namespace kalah::job
