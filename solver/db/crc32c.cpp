@@ -125,8 +125,8 @@ std::uint32_t crc32c_parallel(std::span<const std::span<const unsigned char>> pa
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n > 1 && threads > 1)
   for (std::int64_t i = 0; i < n; ++i) crcs[i] = crc32c(pieces[i].data, pieces[i].size);
   const Gf2Matrix whole = zero_bytes(chunk);
-  for (std::size_t i = 0; i < pieces.size(); ++i)
-    crc = (pieces[i].size == chunk ? times(whole, crc) : times(zero_bytes(pieces[i].size), crc)) ^ crcs[i];
+  for (std::size_t i = 0; i < pieces.size(); ++i)  // a whole chunk's carry computed once
+    crc = pieces[i].size == chunk ? times(whole, crc) ^ crcs[i] : crc32c_combine(crc, crcs[i], pieces[i].size);
   return crc;
 }
 

@@ -123,7 +123,7 @@ std::optional<LevelArray> map_raw_cache(const fs::path& dir, const Header& h, st
   void* base = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, f.fd, 0);
   if (base == MAP_FAILED) return std::nullopt;
   LevelArray level = LevelArray::adopt_mapping(base, bytes, kRawHeaderSize, h.entries);
-  // Every read-back is checked: this pass also faults the pages in (in chunks on every core).
+  // Every read-back is checked: this pass also faults the pages in (in chunks, on the load's threads).
   const std::span<const unsigned char> entries(reinterpret_cast<const unsigned char*>(level.data()),
                                                static_cast<std::size_t>(h.entries));
   if (crc32c_parallel({&entries, 1}, threads) != get_le<std::uint32_t>(head.data() + kOffEntriesCrc)) {
@@ -419,7 +419,7 @@ std::optional<PackedLevel> map_packed_raw_cache(const fs::path& dir, const Board
   if (*head != encode_packed(h, header_crc, data_crc)) return std::nullopt;
   std::optional<MappedImage> m = map_image(f.fd, at, h.packed, at.end);
   if (!m) return std::nullopt;
-  // Every read-back is checked: this pass also faults the pages in (in chunks on every core).
+  // Every read-back is checked: this pass also faults the pages in (in chunks, on the load's threads).
   std::vector<std::span<const unsigned char>> spans;
   m->append_spans(spans);
   if (crc32c_parallel(spans, threads) != data_crc) {
@@ -469,7 +469,7 @@ std::optional<PairedLevel> map_paired_raw_cache(const fs::path& dir, const Heade
     m->append_spans(spans);
     images.push_back(std::move(*m));
   }
-  // Every read-back is checked: this pass also faults the pages in (in chunks on every core).
+  // Every read-back is checked: this pass also faults the pages in (in chunks, on the load's threads).
   if (crc32c_parallel(spans, threads) != data_crc) {
     if (damage) *damage = file.string() + ": data checksum mismatch (a damaged cache file)";
     return std::nullopt;
