@@ -5,6 +5,7 @@
 // solver/job and renders.
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -175,10 +176,15 @@ int run_run(const Args& args) {
 
 // The proof as an indented tree: a line a test, each edge's pit (1-based, the mover's; * an
 // extra turn) and what decided it.
-void print_proof(const job::Proof& proof) {
+// The proof, each unit marked with what kalah job verify --record found solving it again.
+void print_proof(const job::Proof& proof, const std::map<std::int64_t, std::string>& checked) {
+  int confirmed = 0;
+  for (const job::UnitRecord& u : proof.units)
+    if (const auto c = checked.find(u.id); c != checked.end() && c->second == "confirmed") ++confirmed;
   std::cout << "\nproof     " << proof.lines.size() << " tests resting on " << proof.units.size() << " units ("
-            << duration_text(proof.unit_seconds())
-            << " of the runs); v: the remainder value for the player to move, pits his, * an extra turn\n";
+            << duration_text(proof.unit_seconds()) << " of the runs), " << confirmed
+            << " of them confirmed by solving them again (kalah job verify --proof --record)"
+            << "\n          v: the remainder value for the player to move, pits his, * an extra turn\n";
   for (const job::ProofLine& l : proof.lines) {
     std::cout << "  " << std::string(static_cast<std::size_t>(2 * l.depth), ' ');
     if (l.pit < 0)
@@ -188,7 +194,12 @@ void print_proof(const job::Proof& proof) {
     std::cout << ": v >= " << l.gamma << (l.holds ? " holds" : " fails") << ", ";
     switch (l.by) {
       case job::ProofLine::By::unit:
-        std::cout << "unit " << l.unit->id << " (" << duration_text(l.unit->seconds) << ", node " << l.node << ")";
+        std::cout << "unit " << l.unit->id << " (" << duration_text(l.unit->seconds) << ", node " << l.node;
+        if (const auto c = checked.find(l.unit->id); c != checked.end())
+          std::cout << (c->second == "confirmed"      ? "; confirmed again"
+                        : c->second == "contradicted" ? "; CONTRADICTED when solved again"
+                                                      : "; not confirmed yet (over budget)");
+        std::cout << ")";
         break;
       case job::ProofLine::By::seeds: std::cout << "by the seeds"; break;
       case job::ProofLine::By::end: std::cout << "the game is over"; break;
@@ -216,7 +227,13 @@ int run_status(const Args& args) {
   if (vm.count("proof")) proof = job::job_proof(dir);
   if (vm.count("json")) {
     api::Json j = job::to_json(st);
-    if (proof) j["proof"] = job::to_json(*proof);
+    if (proof) {
+      j["proof"] = job::to_json(*proof);
+      int confirmed = 0;
+      for (const job::UnitRecord& u : proof->units)
+        if (const auto c = st.checked.find(u.id); c != st.checked.end() && c->second == "confirmed") ++confirmed;
+      j["proof"]["units_confirmed"] = confirmed;
+    }
     std::cout << api::json_text(j) << "\n";
     return 0;
   }
@@ -255,11 +272,16 @@ int run_status(const Args& args) {
     std::cout << ", " << std::lround(static_cast<double>(st.totals.nodes) / st.totals.unit_seconds / 1e3)
               << " k nodes/s a worker";
   std::cout << "\n";
+  if (!st.checked.empty())
+    std::cout << "checks    " << st.checked.size() << " units solved again by kalah job verify --record ("
+              << st.check_records << " tries): " << st.checked_count("confirmed") << " confirmed, "
+              << st.checked_count("contradicted") << " contradicted, " << st.checked_count("unchecked")
+              << " over budget\n";
   if (!st.report_json)
     std::cout << "left      about " << duration_text(st.estimate_seconds) << " with " << st.last_workers
               << " worker(s): " << st.open_leaves << " open leaves x " << duration_text(mean)
               << " (a rough guide: a test needs only some leaves, a leaf that is expanded many units)\n";
-  if (proof) print_proof(*proof);
+  if (proof) print_proof(*proof, st.checked);
   return 0;
 }
 
@@ -273,14 +295,16 @@ int run_verify(const Args& args) {
       ("proof", "solve again the units the proven bounds rest on: a proof of the position's bounds (and an openings job's first sowings' and turns'), one edge where a bound holds, every edge where it fails")
       ("seed", po::value<std::uint64_t>(), "the sample's seed (default: a random one, printed)")
       ("check-seconds", po::value<double>()->default_value(0), "a unit's budget when solved again (0: none); one over it is unchecked, not failed")
+      ("max-check-seconds", po::value<double>()->default_value(0), "a unit over its budget is tried again after the others at twice the budget, up to this")
+      ("record", "record each check in the job's store as it ends (no run may work on the job meanwhile); a later verify --record skips the units a recorded check decided and starts those left unchecked at twice their budget")
       ("json", "print one JSON object instead of text");
   // clang-format on
   options.add(search_options());
   po::variables_map vm;
   const auto pos = dir_positional();
   if (!parse_command("job verify",
-                     "DIR [--sample N | --all | --proof] [--seed S] [--check-seconds S] [--db DIR] [--threads T] "
-                     "[--tt-memory SIZE] [--memory SIZE] [--json]",
+                     "DIR [--sample N | --all | --proof] [--seed S] [--check-seconds S] [--max-check-seconds S] "
+                     "[--record] [--db DIR] [--threads T] [--tt-memory SIZE] [--memory SIZE] [--json]",
                      options, args, vm, &pos))
     return 0;
   const std::string dir = vm["dir"].as<std::string>();
@@ -295,6 +319,12 @@ int run_verify(const Args& args) {
   o.check_seconds = vm["check-seconds"].as<double>();
   if (!(o.check_seconds >= 0) || o.check_seconds > 1e7)
     throw UsageError("--check-seconds must be between 0 and 10000000");
+  o.max_check_seconds = vm["max-check-seconds"].as<double>();
+  if (!(o.max_check_seconds >= 0) || o.max_check_seconds > 1e7)
+    throw UsageError("--max-check-seconds must be between 0 and 10000000");
+  if (o.max_check_seconds > 0 && o.check_seconds == 0)
+    throw UsageError("--max-check-seconds needs --check-seconds (the first budget)");
+  o.record = vm.count("record") > 0;
   o.cancel = interrupt_flag();
   o.log = [](const std::string& line) { std::cerr << "  " << line << std::endl; };
   api::SessionConfig session = session_config(vm, 6, Rules{}, 0);  // pits, rules and seeds come from the job
@@ -325,7 +355,12 @@ int run_verify(const Args& args) {
                                 std::to_string(static_cast<long long>(r.proof_seconds + 0.5)) + " s in the runs"
                           : "seed " + std::to_string(r.seed))
               << "): " << r.confirmed << " confirmed, " << r.contradicted << " contradicted, " << r.unchecked
-              << " unchecked (over budget)" << (r.interrupted ? "; interrupted before the rest" : "") << "\n";
+              << " unchecked (over budget)"
+              << (r.recorded > 0 ? "; " + std::to_string(r.recorded) + " of them by checks recorded earlier" : "")
+              << (r.interrupted ? "; interrupted before the rest" : "") << "\n";
+    if (o.record)
+      std::cout << "recorded  every check done is in the store (kalah job status shows them); the same command "
+                   "goes on from them\n";
     if (r.proof)
       std::cout << "proof     "
                 << (r.proof_units == 0 ? std::string("nothing proven beyond what the seeds allow")

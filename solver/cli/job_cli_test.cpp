@@ -119,6 +119,29 @@ TEST_CASE("cli job verify: a finished job passes (exit 0), a tampered one fails 
   const Json status = Json::parse(r.out);
   CHECK(status["proof"]["units"].size() > 0);
   CHECK(status["proof"]["lines"][0]["node"] == 0);
+  CHECK(status["proof"]["units_confirmed"] == 0);
+  CHECK(status["checks"]["units"] == 0);
+  // Recorded checks: kept in the store, shown by status, and a second verify goes on from them.
+  r = run_kalah("job verify " + d + " --proof --record --check-seconds 60 --max-check-seconds 120 --threads 1 " +
+                "--tt-memory 16M");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("recorded  every check done is in the store") != std::string::npos);
+  r = run_kalah("job status " + d + " --proof");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("units solved again by kalah job verify --record") != std::string::npos);
+  CHECK(r.out.find("; confirmed again)") != std::string::npos);
+  CHECK(r.out.find("not confirmed yet") == std::string::npos);
+  r = run_kalah("job verify " + d + " --proof --record --threads 1 --tt-memory 16M");
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find(" of them by checks recorded earlier") != std::string::npos);
+  r = run_kalah("job status " + d + " --proof --json");
+  REQUIRE(r.exit_code == 0);
+  const Json checked = Json::parse(r.out);
+  CHECK(checked["proof"]["units_confirmed"] == checked["proof"]["units"].size());
+  CHECK(checked["checks"]["confirmed"] == checked["proof"]["units"].size());
+  r = run_kalah("job verify " + d + " --proof --max-check-seconds 5");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--max-check-seconds needs --check-seconds") != std::string::npos);
   r = run_kalah("job verify " + d + " --proof --all");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find('\n') == r.err.size() - 1);

@@ -124,11 +124,24 @@ JobStatus job_status(const fs::path& dir) {
   }
   st.totals = store.totals();
   st.report_json = store.report();
+  const auto rank = [](const std::string& verdict) {
+    return verdict == "contradicted" ? 2 : verdict == "confirmed" ? 1 : 0;
+  };
+  for (const CheckRecord& c : store.checks()) {
+    ++st.check_records;
+    const auto [it, fresh] = st.checked.emplace(c.unit, c.verdict);
+    if (!fresh && rank(c.verdict) > rank(it->second)) it->second = c.verdict;
+  }
   store.end_snapshot();
   st.last_workers = std::max(1, st.totals.last_workers);
   const double mean = st.totals.units ? st.totals.unit_seconds / static_cast<double>(st.totals.units) : 0;
   st.estimate_seconds = static_cast<double>(st.open_leaves) * mean / st.last_workers;
   return st;
+}
+
+int JobStatus::checked_count(const std::string& verdict) const {
+  return static_cast<int>(
+      std::count_if(checked.begin(), checked.end(), [&](const auto& c) { return c.second == verdict; }));
 }
 
 api::Json to_json(const JobStatus& s) {
@@ -162,6 +175,11 @@ api::Json to_json(const JobStatus& s) {
   j["turns"] = rows(s.turns);
   j["tree"] =
       Json{{"nodes", s.tree_nodes}, {"expanded", s.expanded}, {"exact", s.exact}, {"open_leaves", s.open_leaves}};
+  j["checks"] = Json{{"records", s.check_records},
+                     {"units", s.checked.size()},
+                     {"confirmed", s.checked_count("confirmed")},
+                     {"contradicted", s.checked_count("contradicted")},
+                     {"unchecked", s.checked_count("unchecked")}};
   j["goals"] = Json{{"total", s.goals}, {"exact", s.goals_exact}};
   const double hours = s.totals.run_seconds / 3600;
   j["units"] = Json{{"done", s.totals.units},

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -63,6 +64,11 @@ struct JobStatus {
   // over the workers of the last run.
   double estimate_seconds = 0;
   int last_workers = 0;
+  // Units solved again by kalah job verify --record, by unit id: the verdict that stands (a
+  // contradiction outweighs a confirmation, which outweighs a check over its budget).
+  std::map<std::int64_t, std::string> checked;
+  int check_records = 0;  // checks recorded (a unit tried at growing budgets has several)
+  int checked_count(const std::string& verdict) const;
 };
 JobStatus job_status(const std::filesystem::path& dir);
 api::Json to_json(const JobStatus& status);

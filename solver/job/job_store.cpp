@@ -3,6 +3,7 @@
 #include <chrono>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <system_error>
 
 #include "solver/api/report_json.hpp"
@@ -29,6 +30,12 @@ CREATE TABLE run(id INTEGER PRIMARY KEY, started REAL NOT NULL, ended REAL, work
 CREATE TABLE unit(id INTEGER PRIMARY KEY, run INTEGER NOT NULL, node INTEGER NOT NULL, question TEXT NOT NULL,
                   gamma INTEGER, lower INTEGER NOT NULL, upper INTEGER NOT NULL, complete INTEGER NOT NULL,
                   nodes INTEGER NOT NULL, seconds REAL NOT NULL, worker TEXT, finished REAL NOT NULL);
+)sql" /* version 3: */ R"sql(
+CREATE TABLE unit_check(id INTEGER PRIMARY KEY, unit INTEGER NOT NULL,
+                        claimed_lower INTEGER NOT NULL, claimed_upper INTEGER NOT NULL,
+                        found_lower INTEGER NOT NULL, found_upper INTEGER NOT NULL, verdict TEXT NOT NULL,
+                        budget REAL NOT NULL, nodes INTEGER NOT NULL, seconds REAL NOT NULL,
+                        threads INTEGER NOT NULL, database TEXT, host TEXT, finished REAL NOT NULL);
 )sql";
 
 std::vector<std::uint8_t> board_blob(const Board& b, int m) {
@@ -126,15 +133,20 @@ JobStore::JobStore(const fs::path& dir, bool writable) : file_(dir / kStoreFile)
       throw StoreError(file_.string() + ": damaged (SQLite quick_check: " + verdict.substr(0, 200) + ")");
   }
   set_pragmas(*db_, writable);
-  // Version 1 lacked run.in_flight: added when the store is opened to be written; read as 0
-  // until then.
+  // Version 1 lacked run.in_flight (read as 0), version 2 the unit_check table (read as
+  // empty): added when the store is opened to be written.
   has_in_flight_ = version >= 2;
-  if (version == 1 && writable) {
+  has_checks_ = version >= 3;
+  if (version < kStoreVersion && writable) {
     Transaction t(*db_);
-    db_->exec("ALTER TABLE run ADD COLUMN in_flight INTEGER NOT NULL DEFAULT 0");
-    db_->exec("PRAGMA user_version=2");
+    if (!has_in_flight_) db_->exec("ALTER TABLE run ADD COLUMN in_flight INTEGER NOT NULL DEFAULT 0");
+    if (!has_checks_) {
+      const std::string schema = kSchema;
+      db_->exec("CREATE TABLE IF NOT EXISTS" + schema.substr(schema.find("CREATE TABLE unit_check") + 12));
+    }
+    db_->exec("PRAGMA user_version=" + std::to_string(kStoreVersion));
     t.commit();
-    has_in_flight_ = true;
+    has_in_flight_ = has_checks_ = true;
   }
   // The job's description.
   std::map<std::string, std::string> meta;
@@ -321,6 +333,63 @@ std::vector<int> JobStore::nodes_asked_value() {
   for (Statement s = db_->prepare("SELECT DISTINCT node FROM unit WHERE question = 'value'"); s.step();)
     out.push_back(s.integer(0));
   return out;
+}
+
+std::vector<CheckRecord> JobStore::checks() {
+  std::vector<CheckRecord> out;
+  if (!has_checks_) return out;
+  std::set<std::int64_t> units;
+  for (Statement s = db_->prepare("SELECT id FROM unit"); s.step();) units.insert(s.int64(0));
+  for (Statement s = db_->prepare(
+           "SELECT id, unit, claimed_lower, claimed_upper, found_lower, found_upper, verdict, budget, nodes, seconds, "
+           "threads, database, host, finished FROM unit_check ORDER BY id");
+       s.step();) {
+    CheckRecord c;
+    c.id = s.int64(0);
+    c.unit = s.int64(1);
+    auto damaged = [&](const std::string& what) {
+      return StoreError(file_.string() + ": damaged (check " + std::to_string(c.id) + ": " + what + ")");
+    };
+    if (!units.count(c.unit)) throw damaged("a check of a missing unit");
+    c.claimed_lower = s.integer(2);
+    c.claimed_upper = s.integer(3);
+    c.found_lower = s.integer(4);
+    c.found_upper = s.integer(5);
+    if (c.claimed_lower > c.claimed_upper || c.found_lower > c.found_upper) throw damaged("bounds crossed");
+    c.verdict = s.text(6);
+    if (c.verdict != "confirmed" && c.verdict != "contradicted" && c.verdict != "unchecked")
+      throw damaged("an unknown verdict");
+    c.budget = s.real(7);
+    c.nodes = static_cast<std::uint64_t>(s.int64(8));
+    c.seconds = s.real(9);
+    c.threads = s.integer(10);
+    if (!s.is_null(11)) c.database = s.text(11);
+    if (!s.is_null(12)) c.host = s.text(12);
+    c.finished = s.real(13);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+void JobStore::save_check(const CheckRecord& c) {
+  if (!has_checks_) throw StoreError(file_.string() + ": opened read-only, a check cannot be recorded");
+  db_->prepare(
+         "INSERT INTO unit_check(unit, claimed_lower, claimed_upper, found_lower, found_upper, verdict, budget, nodes, "
+         "seconds, threads, database, host, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+      .bind(1, c.unit)
+      .bind(2, c.claimed_lower)
+      .bind(3, c.claimed_upper)
+      .bind(4, c.found_lower)
+      .bind(5, c.found_upper)
+      .bind(6, c.verdict)
+      .bind(7, c.budget)
+      .bind(8, static_cast<std::int64_t>(c.nodes))
+      .bind(9, c.seconds)
+      .bind(10, c.threads)
+      .bind(11, c.database)
+      .bind(12, c.host)
+      .bind(13, unix_now())
+      .run();
 }
 
 int JobStore::begin_run(const RunInfo& info) {

@@ -14,7 +14,11 @@
 //                        every unit a worker finished: the question (value or test >= gamma),
 //                        the bounds it proved, its effort and who ran it
 //   run(id, started, ended, workers, threads, database, host, outcome, in_flight)
-// The file carries SQLite's application id 0x4B4A4F42 ("KJOB") and user_version 2; a file
+//   unit_check(id, unit, claimed_lower, claimed_upper, found_lower, found_upper, verdict,
+//              budget, nodes, seconds, threads, database, host, finished)
+//                        a unit solved again by kalah job verify --record: the bounds it
+//                        claims, what the new search proved, within which budget (0: none)
+// The file carries SQLite's application id 0x4B4A4F42 ("KJOB") and user_version 3; a file
 // without them is refused as foreign, a damaged one by SQLite's quick_check, and every row
 // read back is checked (boards, seeds, bounds within the seeds, edges against the sowings).
 // One process writes (kalah job run holds DIR/.lock); a finished unit, the bounds it moved
@@ -42,7 +46,8 @@ using sqlite::Statement;
 using sqlite::StoreError;
 using sqlite::Transaction;
 
-inline constexpr int kStoreVersion = 2;  // 2: run.in_flight (a version-1 store gains it when written)
+// 2: run.in_flight; 3: unit_check. An older store gains what it lacks when opened to be written.
+inline constexpr int kStoreVersion = 3;
 inline constexpr std::int64_t kApplicationId = 0x4B4A4F42;  // "KJOB"
 inline constexpr const char* kStoreFile = "job.sqlite";
 
@@ -73,6 +78,23 @@ struct UnitRecord {
 struct RunRecord {
   int id = 0;
   double started = 0, ended = 0;
+};
+
+// A unit solved again by kalah job verify --record (solver/job/verify.hpp). The claims are
+// the unit's bounds at the parity of its board's seeds; a check over its budget proves less
+// and is "unchecked".
+struct CheckRecord {
+  std::int64_t id = 0;  // the store's number (set when read back)
+  std::int64_t unit = 0;
+  int claimed_lower = 0, claimed_upper = 0;
+  int found_lower = 0, found_upper = 0;
+  std::string verdict;  // "confirmed", "contradicted" or "unchecked"
+  double budget = 0;    // seconds a test (0: none)
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+  int threads = 1;
+  std::string database, host;
+  double finished = 0;  // Unix seconds; set when saved
 };
 
 struct RunInfo {
@@ -117,6 +139,12 @@ class JobStore {
   // Every run, by id.
   std::vector<RunRecord> runs();
 
+  // Every recorded check, by id (none in a store older than version 3). Rows are checked: a
+  // unit that is not in the store, an unknown verdict, bounds crossed.
+  std::vector<CheckRecord> checks();
+  // Records one check (a transaction of its own).
+  void save_check(const CheckRecord& check);
+
   // Nodes that have had a unit asking their value (answered or not).
   std::vector<int> nodes_asked_value();
 
@@ -136,6 +164,7 @@ class JobStore {
   std::filesystem::path file_;
   std::unique_ptr<Connection> db_;
   bool has_in_flight_ = true;
+  bool has_checks_ = true;  // the unit_check table (version 3)
   JobSpec spec_;
 };
 

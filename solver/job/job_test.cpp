@@ -321,7 +321,7 @@ TEST_CASE("a store left with a hot rollback journal (a writer killed mid-transac
   CHECK(job::run_local_job(j, small_run(1, 1)).finished);
 }
 
-TEST_CASE("a version-1 job store is read, and gains run.in_flight when a run opens it", "[job]") {
+TEST_CASE("a version-1 job store is read, and gains run.in_flight and unit_check when a run opens it", "[job]") {
   ScratchDir dir("job");
   const std::filesystem::path j = dir.path / "j";
   job::init_job(j, spec_of(Position::start(3, 3), Rules{}));
@@ -329,6 +329,7 @@ TEST_CASE("a version-1 job store is read, and gains run.in_flight when a run ope
   {
     job::Connection c((j / job::kStoreFile).string(), job::Connection::Mode::read_write);
     c.exec("ALTER TABLE run DROP COLUMN in_flight");
+    c.exec("DROP TABLE unit_check");
     c.exec("PRAGMA user_version=1");
   }
   CHECK(job::job_status(j).totals.runs == 1);
@@ -338,6 +339,10 @@ TEST_CASE("a version-1 job store is read, and gains run.in_flight when a run ope
   REQUIRE(v.step());
   CHECK(v.integer(0) == job::kStoreVersion);
   CHECK(job::job_status(j).totals.runs == 1);  // a finished job's run adds no run row
+  CHECK(job::job_status(j).checked.empty());
+  job::Statement t = c.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'unit_check'");
+  REQUIRE(t.step());
+  CHECK(t.integer(0) == 1);
 }
 
 TEST_CASE("top tree: bounds propagate, cross-checks throw, select finds free leaves", "[job]") {

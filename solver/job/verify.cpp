@@ -2,13 +2,17 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <map>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <set>
 #include <stdexcept>
 
 #include "solver/api/reports.hpp"
 #include "solver/base/value_bounds.hpp"
+#include "solver/db/directory_lock.hpp"
 #include "solver/job/job.hpp"
 #include "solver/job/proof.hpp"
 #include "solver/job/worker.hpp"
@@ -20,6 +24,12 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kFindingsShown = 20;  // of each kind; the counts are complete
+
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g s", s);
+  return buf;
+}
 
 std::string interval(int lower, int upper) {
   auto v = [](int x) { return (x > 0 ? "+" : "") + std::to_string(x); };
@@ -117,14 +127,14 @@ bool claims(const TopNode& n, const UnitRecord& u, const Rules& rules, UnitCheck
 
 // Solves the claims of `c` again. False: stopped (Ctrl-C) before the check was done.
 bool solve_again(api::Session& session, std::atomic<bool>& cancel, const TopNode& n, UnitCheck& c,
-                 const VerifyOptions& options) {
+                 const std::atomic<bool>* stop) {
   const int lo = base::min_value(n.seeds, session.config().rules.value_rules()), hi = base::max_value(n.seeds);
   c.found_lower = lo;
   c.found_upper = hi;
   std::vector<Unit> questions;
   Unit q;
   q.board = n.board;
-  q.seconds = options.check_seconds > 0 ? options.check_seconds : 1e8;
+  q.seconds = c.budget > 0 ? c.budget : 1e8;
   // One null-window test a claimed bound (an exact claim is two): cheaper than a value.
   q.test = true;
   if (c.claimed_lower > lo) {
@@ -136,7 +146,7 @@ bool solve_again(api::Session& session, std::atomic<bool>& cancel, const TopNode
     questions.push_back(q);
   }
   for (const Unit& question : questions) {
-    const UnitOutcome out = answer(session.solver(), cancel, question, options.cancel);
+    const UnitOutcome out = answer(session.solver(), cancel, question, stop);
     c.nodes += out.nodes;
     c.seconds += out.seconds;
     c.found_lower = std::max(c.found_lower, base::round_up(out.lower, n.seeds));
@@ -170,12 +180,19 @@ VerifyReport verify_job(const fs::path& dir, api::SessionConfig session, const V
   VerifyReport r;
   r.dir = dir;
   r.seed = options.seed;
-  JobStore store(dir, false);
+  // Recording writes the store: no run may write it meanwhile.
+  std::optional<DirectoryLock> lock;
+  if (options.record) {
+    { JobStore probe(dir, false); }  // a missing, foreign or damaged store is refused before the lock is made
+    lock.emplace(dir, "kalah job verify --record", 2.0);
+  }
+  JobStore store(dir, options.record);
   r.spec = store.spec();
   store.begin_snapshot();  // the tree, the units and the report as of one commit
   const TopTree stored = store.load_tree();
   const std::vector<UnitRecord> units = store.units(stored.size());
   const std::optional<std::string> report = store.report();
+  const std::vector<CheckRecord> recorded = options.record ? store.checks() : std::vector<CheckRecord>{};
   store.end_snapshot();
   r.tree_nodes = static_cast<std::uint64_t>(stored.size());
   r.units = units.size();
@@ -234,36 +251,122 @@ VerifyReport verify_job(const fs::path& dir, api::SessionConfig session, const V
             [](const UnitCheck& a, const UnitCheck& b) { return a.unit.id < b.unit.id; });
   if (candidates.empty()) return r;
 
+  // Checks recorded by earlier verifies: a confirmation or a contradiction stands, a unit left
+  // unchecked starts at twice its largest budget. A recorded claim must be the unit's own.
+  const double limit = std::max(options.check_seconds, options.max_check_seconds);
+  std::map<std::int64_t, const UnitCheck*> claims_of;
+  for (const UnitCheck& c : claimed) claims_of[c.unit.id] = &c;
+  std::map<std::int64_t, const CheckRecord*> decided;
+  std::map<std::int64_t, double> tried_budget;
+  for (const CheckRecord& rec : recorded) {
+    const auto it = claims_of.find(rec.unit);
+    if (it == claims_of.end() || it->second->claimed_lower != rec.claimed_lower ||
+        it->second->claimed_upper != rec.claimed_upper)
+      throw StoreError(store.file().string() + ": damaged (check " + std::to_string(rec.id) + " of unit " +
+                       std::to_string(rec.unit) + ": its claims are not the unit's)");
+    if (rec.verdict == "unchecked") {
+      tried_budget[rec.unit] = std::max(tried_budget[rec.unit], rec.budget);
+    } else {
+      const auto [d, fresh] = decided.emplace(rec.unit, &rec);
+      if (!fresh && rec.verdict == "contradicted") d->second = &rec;  // a contradiction outweighs a confirmation
+    }
+  }
+  std::vector<UnitCheck> pending;
+  for (UnitCheck& c : candidates) {
+    if (const auto d = decided.find(c.unit.id); d != decided.end()) {
+      const CheckRecord& rec = *d->second;
+      c.verdict = rec.verdict == "confirmed" ? UnitCheck::Verdict::confirmed : UnitCheck::Verdict::contradicted;
+      c.found_lower = rec.found_lower;
+      c.found_upper = rec.found_upper;
+      c.nodes = rec.nodes;
+      c.seconds = rec.seconds;
+      c.budget = rec.budget;
+      c.recorded = true;
+      ++r.recorded;
+      ++(c.verdict == UnitCheck::Verdict::confirmed ? r.confirmed : r.contradicted);
+      r.checks.push_back(c);
+      continue;
+    }
+    c.budget = options.check_seconds;
+    if (const auto t = tried_budget.find(c.unit.id); t != tried_budget.end() && c.budget > 0)
+      c.budget = std::min(limit, std::max(c.budget, 2 * t->second));
+    pending.push_back(c);
+  }
+  if (options.log && r.recorded > 0)
+    options.log(std::to_string(r.recorded) + " of the " + std::to_string(candidates.size()) +
+                " units decided by checks recorded earlier (" + std::to_string(r.confirmed) + " confirmed, " +
+                std::to_string(r.contradicted) + " contradicted); " + std::to_string(pending.size()) + " to check");
+  if (pending.empty()) return r;
+
   std::atomic<bool> cancel{false};
   session.pits = r.spec.pits;
   session.rules = r.spec.rules;
   session.max_seeds = r.spec.position.pit_seeds(Side::South) + r.spec.position.pit_seeds(Side::North);
   session.cancel = &cancel;
   session.progress = nullptr;
+  const std::string database = session.database_dir;
   api::Session checker(std::move(session));
-  for (UnitCheck& c : candidates) {
-    if (options.cancel && options.cancel->load()) {
-      r.interrupted = true;
-      break;
+  const std::string host = host_name();
+  // Rounds: a unit over its budget goes again after the others, at twice the budget.
+  while (!pending.empty() && !r.interrupted) {
+    std::vector<UnitCheck> again;
+    for (UnitCheck& c : pending) {
+      if (options.cancel && options.cancel->load()) {
+        r.interrupted = true;
+        break;
+      }
+      const std::uint64_t nodes0 = c.nodes;
+      const double seconds0 = c.seconds;
+      if (!solve_again(checker, cancel, stored.node(c.unit.node), c, options.cancel)) {
+        r.interrupted = true;
+        break;
+      }
+      ++c.tries;
+      if (options.record) {
+        CheckRecord rec;
+        rec.unit = c.unit.id;
+        rec.claimed_lower = c.claimed_lower;
+        rec.claimed_upper = c.claimed_upper;
+        rec.found_lower = c.found_lower;
+        rec.found_upper = c.found_upper;
+        rec.verdict = verdict_name(c.verdict);
+        rec.budget = c.budget;
+        rec.nodes = c.nodes - nodes0;
+        rec.seconds = c.seconds - seconds0;
+        rec.threads = checker.solver().threads();
+        rec.database = database;
+        rec.host = host;
+        store.save_check(rec);
+      }
+      const std::string head = "unit " + std::to_string(c.unit.id) + " (node " + std::to_string(c.unit.node) + ", " +
+                               std::to_string(c.seeds) + " seeds, " +
+                               (c.unit.test ? "test >= " + std::to_string(c.unit.gamma) : std::string("value")) +
+                               "): claimed " + interval(c.claimed_lower, c.claimed_upper) + ", proven again " +
+                               interval(c.found_lower, c.found_upper);
+      if (c.verdict == UnitCheck::Verdict::unchecked && c.budget > 0 && 2 * c.budget <= limit) {
+        if (options.log)
+          options.log(head + ": over " + seconds_text(c.budget) + ", again at " + seconds_text(2 * c.budget) +
+                      " after the others");
+        c.budget *= 2;
+        again.push_back(c);
+        continue;
+      }
+      switch (c.verdict) {
+        case UnitCheck::Verdict::confirmed: ++r.confirmed; break;
+        case UnitCheck::Verdict::contradicted: ++r.contradicted; break;
+        case UnitCheck::Verdict::unchecked: ++r.unchecked; break;
+      }
+      r.checks.push_back(c);
+      if (options.log)
+        options.log(
+            head + ": " + verdict_name(c.verdict) +
+            (c.verdict == UnitCheck::Verdict::unchecked ? " (over " + seconds_text(c.budget) + ")" : std::string()) +
+            " (" + std::to_string(r.checks.size()) + " of " + std::to_string(candidates.size()) + ")");
     }
-    if (!solve_again(checker, cancel, stored.node(c.unit.node), c, options)) {
-      r.interrupted = true;
-      break;
-    }
-    switch (c.verdict) {
-      case UnitCheck::Verdict::confirmed: ++r.confirmed; break;
-      case UnitCheck::Verdict::contradicted: ++r.contradicted; break;
-      case UnitCheck::Verdict::unchecked: ++r.unchecked; break;
-    }
-    r.checks.push_back(c);
-    if (options.log)
-      options.log("unit " + std::to_string(c.unit.id) + " (node " + std::to_string(c.unit.node) + ", " +
-                  std::to_string(c.seeds) + " seeds, " +
-                  (c.unit.test ? "test >= " + std::to_string(c.unit.gamma) : std::string("value")) + "): claimed " +
-                  interval(c.claimed_lower, c.claimed_upper) + ", proven again " +
-                  interval(c.found_lower, c.found_upper) + ": " + verdict_name(c.verdict) + " (" +
-                  std::to_string(r.checks.size()) + " of " + std::to_string(candidates.size()) + ")");
+    pending = std::move(again);
   }
+  std::sort(r.checks.begin(), r.checks.end(),
+            [](const UnitCheck& a, const UnitCheck& b) { return a.unit.id < b.unit.id; });
   return r;
 }
 
@@ -303,11 +406,15 @@ api::Json to_json(const VerifyReport& r) {
                       {"found_upper", c.found_upper},
                       {"verdict", verdict_name(c.verdict)},
                       {"nodes", c.nodes},
-                      {"seconds", c.seconds}});
+                      {"seconds", c.seconds},
+                      {"budget", c.budget},
+                      {"tries", c.tries},
+                      {"recorded", c.recorded}});
   j["checks"] = checks;
   j["confirmed"] = r.confirmed;
   j["contradicted"] = r.contradicted;
   j["unchecked"] = r.unchecked;
+  j["recorded"] = r.recorded;
   j["interrupted"] = r.interrupted;
   return j;
 }

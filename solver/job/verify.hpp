@@ -20,6 +20,12 @@
 //    the units a proof of the reported bounds rests on (VerifyOptions::proof, proof.hpp,
 //    walked on the rebuilt tree): a certificate of what the job has proven, solved again
 //    unit by unit.
+// A check of many units can take hours: with VerifyOptions::record each check is recorded in
+// the store as it ends (holding DIR/.lock, so no run writes meanwhile), and a later verify
+// with record skips the units a recorded check confirmed, counts those it contradicted, and
+// starts the units left unchecked at twice their largest recorded budget. Within one verify,
+// a unit over its budget is tried again after the others at twice the budget, up to
+// VerifyOptions::max_check_seconds (its table then holds what the others searched).
 // Values here are remainder values for the mover of the unit's board (docs/rules.md).
 #pragma once
 
@@ -43,6 +49,8 @@ struct VerifyOptions {
   bool proof = false;                           // the units the proven bounds rest on (a proof), no sample
   std::uint64_t seed = 0;                       // of the sample: the same seed and store give the same units
   double check_seconds = 0;                     // a unit's budget (each of its tests); 0: none
+  double max_check_seconds = 0;                 // a unit over budget is tried again at twice it up to this
+  bool record = false;                          // record each check in the store; skip what is recorded
   const std::atomic<bool>* cancel = nullptr;    // set (Ctrl-C): stop after the current test, report what was done
   std::function<void(const std::string&)> log;  // a line a unit checked
 };
@@ -56,6 +64,9 @@ struct UnitCheck {
   int found_lower = 0, found_upper = 0;  // what solving it again proved
   std::uint64_t nodes = 0;
   double seconds = 0;
+  double budget = 0;      // of the last try, seconds a test (0: none)
+  int tries = 0;          // in this verify (0: taken from a recorded check)
+  bool recorded = false;  // the verdict is a check recorded by an earlier verify --record
 };
 const char* verdict_name(UnitCheck::Verdict v);
 
@@ -81,6 +92,7 @@ struct VerifyReport {
   std::uint64_t seed = 0;
   std::vector<UnitCheck> checks;  // by unit id
   int confirmed = 0, contradicted = 0, unchecked = 0;
+  int recorded = 0;          // of the checks, verdicts recorded by an earlier verify --record
   bool interrupted = false;  // stopped before every sampled unit was checked
   bool passed() const {
     return unjustified == 0 && behind == 0 && conflicts == 0 && (!finished || report_matches) && contradicted == 0;
@@ -89,7 +101,8 @@ struct VerifyReport {
 
 // Verifies the job in `dir`. `session` gives the database, memory and threads of the checks
 // (pits, rules and seeds come from the job). Throws StoreError for a store that cannot be read,
-// api::ConfigError / DatabaseError for a session that cannot be opened.
+// api::ConfigError / DatabaseError for a session that cannot be opened, DirectoryBusy when
+// recording while a run (or another verify --record) holds the directory.
 VerifyReport verify_job(const std::filesystem::path& dir, api::SessionConfig session, const VerifyOptions& options);
 
 api::Json to_json(const VerifyReport& report);

@@ -5,10 +5,12 @@
 #include "testing/catch.hpp"
 
 #include <atomic>
+#include <map>
 #include <optional>
 #include <set>
 #include <utility>
 
+#include "solver/db/directory_lock.hpp"
 #include "solver/job/job.hpp"
 #include "solver/job/job_testing.hpp"
 #include "solver/job/proof.hpp"
@@ -325,5 +327,123 @@ TEST_CASE("job verify: a forgery consistent up to the root is found by solving t
     for (const job::UnitCheck& k : r.checks)
       if (k.unit.id == forged.id) found = k.verdict == job::UnitCheck::Verdict::contradicted;
     CHECK(found);
+  }
+}
+
+TEST_CASE("job verify --record: checks are kept in the store, a later verify goes on from them", "[job][verify]") {
+  ScratchDir dir("verify");
+  const std::filesystem::path j = dir.path / "j";
+  job::init_job(j, spec_of(Position::start(4, 3), Rules{}));
+  REQUIRE(job::run_local_job(j, small_run()).finished);
+  job::VerifyOptions o;
+  o.proof = true;
+  o.record = true;
+
+  SECTION("recorded, then skipped; status counts them") {
+    CHECK(job::job_status(j).checked.empty());
+    const job::VerifyReport first = job::verify_job(j, checker(), o);
+    REQUIRE(first.passed());
+    REQUIRE(first.proof_units > 0);
+    CHECK(first.recorded == 0);
+    CHECK(first.confirmed == static_cast<int>(first.proof_units));
+    CHECK(one_number(j, "SELECT COUNT(*) FROM unit_check") == static_cast<std::int64_t>(first.proof_units));
+    CHECK(one_number(j, "PRAGMA user_version") == job::kStoreVersion);
+    const job::JobStatus st = job::job_status(j);
+    CHECK(st.checked.size() == first.proof_units);
+    CHECK(st.checked_count("confirmed") == static_cast<int>(first.proof_units));
+    CHECK(job::to_json(st)["checks"]["confirmed"] == first.proof_units);
+    // Again: every unit decided by its recorded check, nothing solved, nothing recorded.
+    const job::VerifyReport second = job::verify_job(j, checker(), o);
+    CHECK(second.passed());
+    CHECK(second.recorded == static_cast<int>(first.proof_units));
+    CHECK(second.confirmed == first.confirmed);
+    for (const job::UnitCheck& c : second.checks) {
+      CHECK(c.recorded);
+      CHECK(c.tries == 0);
+    }
+    CHECK(one_number(j, "SELECT COUNT(*) FROM unit_check") == static_cast<std::int64_t>(first.proof_units));
+    // Without --record the recorded checks are not used: every unit is solved again.
+    job::VerifyOptions fresh = o;
+    fresh.record = false;
+    const job::VerifyReport third = job::verify_job(j, checker(), fresh);
+    CHECK(third.recorded == 0);
+    CHECK(third.confirmed == first.confirmed);
+  }
+
+  SECTION("a recorded contradiction stands and fails the verify") {
+    REQUIRE(job::verify_job(j, checker(), o).passed());
+    tamper(j, "UPDATE unit_check SET verdict = 'contradicted' WHERE id = (SELECT MIN(id) FROM unit_check)");
+    const job::VerifyReport r = job::verify_job(j, checker(), o);
+    CHECK(r.contradicted == 1);
+    CHECK_FALSE(r.passed());
+    CHECK(job::job_status(j).checked_count("contradicted") == 1);
+  }
+
+  SECTION("damaged records are refused, naming the check") {
+    REQUIRE(job::verify_job(j, checker(), o).passed());
+    SECTION("claims that are not the unit's") {
+      tamper(j, "UPDATE unit_check SET claimed_lower = claimed_lower - 2 WHERE id = 1");
+      CHECK_THROWS_WITH(job::verify_job(j, checker(), o),
+                        Catch::Contains("check 1 of unit") && Catch::Contains("its claims are not the unit's"));
+    }
+    SECTION("an unknown verdict") {
+      tamper(j, "UPDATE unit_check SET verdict = 'maybe' WHERE id = 1");
+      CHECK_THROWS_WITH(job::job_status(j), Catch::Contains("check 1: an unknown verdict"));
+    }
+    SECTION("a missing unit") {
+      tamper(j, "UPDATE unit_check SET unit = 100000 WHERE id = 1");
+      CHECK_THROWS_WITH(job::verify_job(j, checker(), o), Catch::Contains("check 1: a check of a missing unit"));
+    }
+  }
+
+  SECTION("over budget: tried again at twice the budget after the others, then later from twice the last") {
+    job::VerifyOptions tight = o;
+    tight.check_seconds = 1e-7;
+    tight.max_check_seconds = 4e-7;
+    const job::VerifyReport r = job::verify_job(j, checker(), tight);
+    CHECK(r.passed());
+    CHECK(r.confirmed + r.unchecked == static_cast<int>(r.proof_units));
+    // Each unit's tries in the store: budgets 1, 2, 4 (x 1e-7 s) until one is confirmed.
+    std::map<std::int64_t, std::vector<std::pair<double, std::string>>> tries;
+    sqlite::Connection c((j / job::kStoreFile).string(), sqlite::Connection::Mode::read_only);
+    for (sqlite::Statement s = c.prepare("SELECT unit, budget, verdict FROM unit_check ORDER BY id"); s.step();)
+      tries[s.int64(0)].emplace_back(s.real(1), s.text(2));
+    CHECK(tries.size() == r.proof_units);
+    for (const auto& [unit, t] : tries) {
+      INFO("unit " << unit);
+      REQUIRE(!t.empty());
+      CHECK(t.size() <= 3);
+      for (std::size_t i = 0; i < t.size(); ++i) {
+        CHECK(t[i].first == 1e-7 * double(1 << i));  // doubling is exact
+        CHECK(t[i].second == (i + 1 < t.size() ? "unchecked" : t[i].second));
+      }
+      CHECK((t.back().second == "confirmed" || (t.size() == 3 && t.back().second == "unchecked")));
+    }
+    // A later verify starts the units left unchecked at twice their largest budget (capped
+    // by the limit), and with no limit on the budget confirms every one.
+    job::VerifyOptions later = o;
+    later.check_seconds = 1e-7;
+    later.max_check_seconds = 1e-6;
+    const job::VerifyReport l = job::verify_job(j, checker(), later);
+    for (const job::UnitCheck& k : l.checks)
+      if (!k.recorded) CHECK(k.budget >= 8e-7 - 1e-12);
+    const job::VerifyReport all = job::verify_job(j, checker(), o);
+    CHECK(all.confirmed == static_cast<int>(all.proof_units));
+    CHECK(all.unchecked == 0);
+  }
+
+  SECTION("refused while a run holds the directory; a store of version 2 gains the table") {
+    {
+      const DirectoryLock run(j, "kalah job run");
+      CHECK_THROWS_AS(job::verify_job(j, checker(), o), DirectoryBusy);
+      job::VerifyOptions plain = o;
+      plain.record = false;
+      CHECK(job::verify_job(j, checker(), plain).passed());  // reading alone is fine
+    }
+    tamper(j, "DROP TABLE unit_check; PRAGMA user_version = 2");
+    CHECK(job::job_status(j).checked.empty());
+    REQUIRE(job::verify_job(j, checker(), o).passed());
+    CHECK(one_number(j, "PRAGMA user_version") == 3);
+    CHECK(job::job_status(j).checked_count("confirmed") > 0);
   }
 }
