@@ -247,14 +247,20 @@ int run_status(const Args& args) {
                 : st.spec.openings ? "to come: value, openings, pie value"
                                    : "to come: value")
             << "\n\nfirst sowings (pit: value or bounds)\n";
+  // A row's work: units on its board and below, worker time.
+  const auto work = [](const job::BoundsRow& r) {
+    return r.units == 0 ? std::string()
+                        : "  [" + std::to_string(r.units) + " units, " + std::to_string(r.answered) + " answered, " +
+                              duration_text(r.seconds) + "]";
+  };
   for (const job::BoundsRow& r : st.sowings)
     std::cout << "  " << pits_text(r.pits, "-") << ": " << bounds_text(r.lower, r.upper)
-              << (r.extra_turn ? "  (extra turn)" : "") << "\n";
+              << (r.extra_turn ? "  (extra turn)" : "") << work(r) << "\n";
   if (st.sowings.empty()) std::cout << "  (the tree is not expanded yet)\n";
-  std::cout << "first turns in the tree (pits: value or bounds)\n";
+  std::cout << "first turns in the tree (pits: value or bounds  [the work on it and below])\n";
   for (const job::BoundsRow& r : st.turns)
     std::cout << "  " << pits_text(r.pits, "-") << (r.complete_turn ? "" : "-..") << ": "
-              << bounds_text(r.lower, r.upper) << "\n";
+              << bounds_text(r.lower, r.upper) << work(r) << "\n";
   const double mean = st.totals.units ? st.totals.unit_seconds / static_cast<double>(st.totals.units) : 0;
   std::cout << "\ntree      " << st.tree_nodes << " nodes, " << st.expanded << " expanded, " << st.exact << " exact, "
             << st.open_leaves << " open leaves below the root\n"

@@ -83,6 +83,34 @@ JobStatus job_status(const fs::path& dir) {
     if (tree.node(id).exact()) ++st.exact;
   }
   st.open_leaves = tree.open_leaves_below(0);
+  // The work below each row: every unit counted at its node, summed over the subtree.
+  std::vector<BoundsRow> at_node(static_cast<std::size_t>(tree.size()));
+  for (const UnitRecord& u : store.units(tree.size())) {
+    BoundsRow& w = at_node[static_cast<std::size_t>(u.node)];
+    ++w.units;
+    w.answered += u.complete ? 1 : 0;
+    w.nodes += u.nodes;
+    w.seconds += u.seconds;
+  }
+  const auto add_work_below = [&](int top, BoundsRow& row) {
+    std::vector<char> seen(static_cast<std::size_t>(tree.size()), 0);
+    std::vector<int> stack{top};
+    seen[static_cast<std::size_t>(top)] = 1;
+    while (!stack.empty()) {
+      const int id = stack.back();
+      stack.pop_back();
+      const BoundsRow& w = at_node[static_cast<std::size_t>(id)];
+      row.units += w.units;
+      row.answered += w.answered;
+      row.nodes += w.nodes;
+      row.seconds += w.seconds;
+      for (const TopEdge& e : tree.node(id).edges)
+        if (!seen[static_cast<std::size_t>(e.child)]) {
+          seen[static_cast<std::size_t>(e.child)] = 1;
+          stack.push_back(e.child);
+        }
+    }
+  };
   // First sowings, and first turns where the tree reaches: a turn goes on through extra turns.
   const std::function<void(int, std::vector<int>&, int, int)> turns = [&](int id, std::vector<int>& pits, int banked,
                                                                           int depth) {
@@ -96,6 +124,7 @@ JobStatus job_status(const fs::path& dir) {
       row.pits = pits;
       row.extra_turn = e.extra_turn;
       std::tie(row.lower, row.upper) = margins(p, lo, hi);
+      add_work_below(e.child, row);
       if (depth == 0) st.sowings.push_back(row);
       if (e.extra_turn && c.expanded && !c.terminal) {
         turns(e.child, pits, banked + e.stored, depth + 1);
@@ -167,6 +196,7 @@ api::Json to_json(const JobStatus& s) {
       o["upper"] = r.upper;
       o["value"] = r.lower == r.upper ? Json(r.lower) : Json(nullptr);
       o["complete_turn"] = r.complete_turn;
+      o["work"] = Json{{"units", r.units}, {"answered", r.answered}, {"nodes", r.nodes}, {"worker_seconds", r.seconds}};
       a.push_back(o);
     }
     return a;

@@ -46,6 +46,10 @@ struct BoundsRow {
   bool extra_turn = false;
   bool complete_turn = true;  // false: the turn goes on but the tree does not (bounds of the prefix)
   int lower = 0, upper = 0;   // South-minus-North margins
+  // The work on the row's board and below it in the tree (a board reached by several rows
+  // counts in each): units, those answered, their search nodes and worker seconds.
+  std::uint64_t units = 0, answered = 0, nodes = 0;
+  double seconds = 0;
 };
 struct JobStatus {
   std::filesystem::path dir;

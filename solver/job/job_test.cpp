@@ -206,6 +206,49 @@ TEST_CASE("a job stopped at random points and run again gives the same report", 
   }
 }
 
+TEST_CASE("job status: each first sowing's and turn's work is the units on it and below", "[job]") {
+  ScratchDir dir("job");
+  const std::filesystem::path j = dir.path / "j";
+  job::init_job(j, spec_of(Position::start(4, 3), Rules{}));
+  REQUIRE(job::run_local_job(j, job::small_run(2, 1e-4)).finished);
+  const job::JobStatus st = job::job_status(j);
+  job::JobStore store(j, false);
+  const job::TopTree tree = store.load_tree();
+  const std::vector<job::UnitRecord> units = store.units(tree.size());
+  // Every node is below the root: the units at the root and below its first sowings are all
+  // of them, some counted twice through transpositions.
+  std::uint64_t at_root = 0, below = 0, answered = 0;
+  double seconds = 0;
+  for (const job::UnitRecord& u : units) {
+    at_root += u.node == 0 ? 1 : 0;
+    seconds += u.seconds;
+  }
+  REQUIRE(st.sowings.size() == 4);
+  for (const job::BoundsRow& r : st.sowings) {
+    CHECK(r.answered <= r.units);
+    below += r.units;
+    answered += r.answered;
+  }
+  CHECK(at_root + below >= units.size());
+  CHECK(answered <= st.totals.complete_units * st.sowings.size());
+  // A first sowing without an extra turn is a complete turn with the same work.
+  for (const job::BoundsRow& t : st.turns)
+    if (t.pits.size() == 1)
+      for (const job::BoundsRow& r : st.sowings)
+        if (r.pits == t.pits) {
+          CHECK(r.units == t.units);
+          CHECK(r.seconds == t.seconds);
+        }
+  // A turn through an extra turn has no more work than its first sowing.
+  for (const job::BoundsRow& t : st.turns)
+    if (t.pits.size() > 1)
+      for (const job::BoundsRow& r : st.sowings)
+        if (r.pits.front() == t.pits.front()) CHECK(t.units <= r.units);
+  const api::Json json = job::to_json(st);
+  CHECK(json["sowings"][0]["work"]["units"] == st.sowings[0].units);
+  CHECK(json["sowings"][0]["work"]["worker_seconds"].get<double>() <= seconds + 1e-9);
+}
+
 TEST_CASE("a finished job runs again at once and reports the same", "[job]") {
   ScratchDir dir("job");
   const Position p = Position::start(3, 2);
