@@ -22,24 +22,31 @@ void for_each_board(const BoardRange& range, int threads, F&& f) {
   for_each_in_range(range, threads, [&](std::uint64_t i, const Board&, base::u128 bits) { f(i, bits); });
 }
 
-// Bits of x where a run of `width` one bits starts (only the bits a mask selects matter).
-inline std::uint64_t all_ones_runs(std::uint64_t x, int width) {
+// Bits of x where a run of W one bits starts (only the bits a mask selects matter). W is a
+// constant so that the loops unroll: check_image counts the escapes of every line of every
+// level a database loads, and a probe of an escaped board those before it.
+template <int W>
+std::uint64_t all_ones_runs(std::uint64_t x) {
   std::uint64_t t = x;
-  for (int b = 1; b < width; ++b) t &= x >> b;
+  for (int b = 1; b < W; ++b) t &= x >> b;
   return t;
 }
 
-// The escapes (all-ones fields) of one line of width-W fields; W a constant so the loops
-// unroll (check_image counts every line of every level a database loads).
+// The escapes (all-ones fields) of one line of width-W fields.
 template <int W>
 std::uint64_t line_escapes(const std::uint64_t* words, const std::uint64_t* masks) {
   std::uint64_t n = 0;
-  for (int j = 0; j < PackedLevel::kLineWords; ++j) {
-    std::uint64_t t = words[j];
-    for (int b = 1; b < W; ++b) t &= words[j] >> b;
-    n += __builtin_popcountll(t & masks[j]);
-  }
+  for (int j = 0; j < PackedLevel::kLineWords; ++j) n += __builtin_popcountll(all_ones_runs<W>(words[j]) & masks[j]);
   return n;
+}
+
+// The escapes of a line of width-W fields before the field at (word, shift).
+template <int W>
+std::uint64_t escapes_before(const std::uint64_t* words, const std::uint64_t* masks, int word, int shift) {
+  std::uint64_t before = 0;
+  for (int j = 0; j < word; ++j) before += __builtin_popcountll(all_ones_runs<W>(words[j]) & masks[j]);
+  const std::uint64_t below = (std::uint64_t(1) << shift) - 1;
+  return before + __builtin_popcountll(all_ones_runs<W>(words[word]) & masks[word] & below);
 }
 
 // Additive least-squares fit of u = (v + k) / 2 on the mover's pits, by backfitting on a sample of
@@ -123,9 +130,11 @@ void PackedLevel::set_width(int width) {
 int PackedLevel::exception(std::uint64_t line, int slot, const std::uint64_t* words) const {
   const Field f = fields_[slot];
   std::uint64_t before = 0;
-  for (int j = 0; j < f.word; ++j) before += __builtin_popcountll(all_ones_runs(words[j], width_) & masks_[j]);
-  const std::uint64_t below = (std::uint64_t(1) << f.shift) - 1;
-  before += __builtin_popcountll(all_ones_runs(words[f.word], width_) & masks_[f.word] & below);
+  switch (width_) {
+    case 2: before = escapes_before<2>(words, masks_, f.word, f.shift); break;
+    case 3: before = escapes_before<3>(words, masks_, f.word, f.shift); break;
+    default: before = escapes_before<4>(words, masks_, f.word, f.shift); break;  // 2..4: pack and adopt refuse others
+  }
   const std::uint64_t at = group_first_[line / kGroupLines] + ((words[0] >> 8) & 0xffff) + before;
   assert(at < exceptions_.size());
   return exceptions_[at];
@@ -395,10 +404,7 @@ void PackedLevel::check_image(int threads) const {
       switch (width_) {
         case 2: in_group += line_escapes<2>(words, masks_); break;
         case 3: in_group += line_escapes<3>(words, masks_); break;
-        case 4: in_group += line_escapes<4>(words, masks_); break;
-        default:
-          for (int j = 0; j < kLineWords; ++j)
-            in_group += __builtin_popcountll(all_ones_runs(words[j], width_) & masks_[j]);
+        default: in_group += line_escapes<4>(words, masks_); break;  // 2..4: pack and adopt refuse others
       }
     }
     const std::uint64_t next = g + 1 < groups ? group_first_[g + 1] : exceptions_.size();
