@@ -176,15 +176,15 @@ int run_run(const Args& args) {
 
 // The proof as an indented tree: a line a test, each edge's pit (1-based, the mover's; * an
 // extra turn) and what decided it.
-// The proof, each unit marked with what kalah job verify --record found solving it again.
 void print_proof(const job::Proof& proof, const std::map<std::int64_t, std::string>& checked) {
   int confirmed = 0;
   for (const job::UnitRecord& u : proof.units)
     if (const auto c = checked.find(u.id); c != checked.end() && c->second == "confirmed") ++confirmed;
   std::cout << "\nproof     " << proof.lines.size() << " tests resting on " << proof.units.size() << " units ("
-            << duration_text(proof.unit_seconds()) << " of the runs), " << confirmed
-            << " of them confirmed by solving them again (kalah job verify --proof --record)"
-            << "\n          v: the remainder value for the player to move, pits his, * an extra turn\n";
+            << duration_text(proof.unit_seconds()) << " of the runs)";
+  if (!checked.empty())
+    std::cout << ", " << confirmed << " of them confirmed by solving them again (kalah job verify --record)";
+  std::cout << "\n          v: the remainder value for the player to move, pits his, * an extra turn\n";
   for (const job::ProofLine& l : proof.lines) {
     std::cout << "  " << std::string(static_cast<std::size_t>(2 * l.depth), ' ');
     if (l.pit < 0)
@@ -237,7 +237,10 @@ int run_status(const Args& args) {
     std::cout << api::json_text(j) << "\n";
     return 0;
   }
-  std::cout << "job       " << st.dir.string() << (st.running ? "  (a run is working on it now)" : "") << "\n"
+  std::cout << "job       " << st.dir.string()
+            << (st.running ? "  (" + (st.holder.empty() ? std::string("a run") : st.holder) + " is working on it now)"
+                           : std::string())
+            << "\n"
             << "position  " << st.spec.position.to_text() << "  (" << st.seeds << " seeds in the pits)\n"
             << "rules     " << rules_text(st.spec.rules) << "\n"
             << "value     " << bounds_text(st.lower, st.upper)
@@ -246,7 +249,7 @@ int run_status(const Args& args) {
             << (st.report_json     ? "complete (--json shows it)"
                 : st.spec.openings ? "to come: value, openings, pie value"
                                    : "to come: value")
-            << "\n\nfirst sowings (pit: value or bounds)\n";
+            << "\n\nfirst sowings (pit: value or bounds  [the work on it and below])\n";
   // A row's work: units on its board and below, worker time.
   const auto work = [](const job::BoundsRow& r) {
     return r.units == 0 ? std::string()
@@ -302,7 +305,7 @@ int run_verify(const Args& args) {
       ("seed", po::value<std::uint64_t>(), "the sample's seed (default: a random one, printed)")
       ("check-seconds", po::value<double>()->default_value(0), "a unit's budget when solved again (0: none); one over it is unchecked, not failed")
       ("max-check-seconds", po::value<double>()->default_value(0), "a unit over its budget is tried again after the others at twice the budget, up to this")
-      ("record", "record each check in the job's store as it ends (no run may work on the job meanwhile); a later verify --record skips the units a recorded check decided and starts those left unchecked at twice their budget")
+      ("record", "record each check in the job's store as it ends (no run may work on the job meanwhile); a later verify --record trusts what is recorded: it skips the units a recorded check decided and starts those left unchecked at twice their largest budget, at most --max-check-seconds (without it, at --check-seconds again)")
       ("json", "print one JSON object instead of text");
   // clang-format on
   options.add(search_options());
@@ -330,6 +333,8 @@ int run_verify(const Args& args) {
     throw UsageError("--max-check-seconds must be between 0 and 10000000");
   if (o.max_check_seconds > 0 && o.check_seconds == 0)
     throw UsageError("--max-check-seconds needs --check-seconds (the first budget)");
+  if (o.max_check_seconds > 0 && o.max_check_seconds < o.check_seconds)
+    throw UsageError("--max-check-seconds must be at least --check-seconds");
   o.record = vm.count("record") > 0;
   o.cancel = interrupt_flag();
   o.log = [](const std::string& line) { std::cerr << "  " << line << std::endl; };
@@ -362,11 +367,14 @@ int run_verify(const Args& args) {
                           : "seed " + std::to_string(r.seed))
               << "): " << r.confirmed << " confirmed, " << r.contradicted << " contradicted, " << r.unchecked
               << " unchecked (over budget)"
-              << (r.recorded > 0 ? "; " + std::to_string(r.recorded) + " of them by checks recorded earlier" : "")
+              << (r.recorded > 0 ? "; " + std::to_string(r.recorded) +
+                                       " of them by checks recorded earlier, not solved again here (verify without "
+                                       "--record to solve every one)"
+                                 : "")
               << (r.interrupted ? "; interrupted before the rest" : "") << "\n";
     if (o.record)
-      std::cout << "recorded  every check done is in the store (kalah job status shows them); the same command "
-                   "goes on from them\n";
+      std::cout << "recorded  every check done is in the store (kalah job status shows them); the same command"
+                << (o.proof || o.all ? "" : " with --seed " + std::to_string(r.seed)) << " goes on from them\n";
     if (r.proof)
       std::cout << "proof     "
                 << (r.proof_units == 0 ? std::string("nothing proven beyond what the seeds allow")

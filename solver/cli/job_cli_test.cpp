@@ -142,6 +142,14 @@ TEST_CASE("cli job verify: a finished job passes (exit 0), a tampered one fails 
   r = run_kalah("job verify " + d + " --proof --max-check-seconds 5");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--max-check-seconds needs --check-seconds") != std::string::npos);
+  r = run_kalah("job verify " + d + " --proof --check-seconds 5 --max-check-seconds 1");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--max-check-seconds must be at least --check-seconds") != std::string::npos);
+  // Status: the work on each first sowing and turn.
+  r = run_kalah("job status " + d);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("first sowings (pit: value or bounds  [the work on it and below])") != std::string::npos);
+  CHECK(r.out.find(" answered, ") != std::string::npos);
   r = run_kalah("job verify " + d + " --proof --all");
   CHECK(r.exit_code == 2);
   CHECK(r.err.find('\n') == r.err.size() - 1);

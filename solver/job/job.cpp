@@ -7,6 +7,7 @@
 #include <set>
 
 #include "solver/db/directory_lock.hpp"
+#include "solver/job/verify.hpp"
 
 namespace kalah::job {
 
@@ -69,6 +70,7 @@ JobStatus job_status(const fs::path& dir) {
   JobStatus st;
   st.dir = dir;
   st.running = DirectoryLock::held_elsewhere(dir);
+  if (st.running) st.holder = DirectoryLock::holder_activity(dir);
   JobStore store(dir, false);
   st.spec = store.spec();
   st.seeds = pit_seeds(st.spec.position);
@@ -85,7 +87,8 @@ JobStatus job_status(const fs::path& dir) {
   st.open_leaves = tree.open_leaves_below(0);
   // The work below each row: every unit counted at its node, summed over the subtree.
   std::vector<BoundsRow> at_node(static_cast<std::size_t>(tree.size()));
-  for (const UnitRecord& u : store.units(tree.size())) {
+  const std::vector<UnitRecord> units = store.units(tree.size());
+  for (const UnitRecord& u : units) {
     BoundsRow& w = at_node[static_cast<std::size_t>(u.node)];
     ++w.units;
     w.answered += u.complete ? 1 : 0;
@@ -124,9 +127,10 @@ JobStatus job_status(const fs::path& dir) {
       row.pits = pits;
       row.extra_turn = e.extra_turn;
       std::tie(row.lower, row.upper) = margins(p, lo, hi);
-      add_work_below(e.child, row);
+      const bool turn_goes_on = e.extra_turn && c.expanded && !c.terminal;
+      if (depth == 0 || !turn_goes_on) add_work_below(e.child, row);  // a row shown
       if (depth == 0) st.sowings.push_back(row);
-      if (e.extra_turn && c.expanded && !c.terminal) {
+      if (turn_goes_on) {
         turns(e.child, pits, banked + e.stored, depth + 1);
       } else {
         row.complete_turn = !e.extra_turn || c.terminal;
@@ -156,7 +160,7 @@ JobStatus job_status(const fs::path& dir) {
   const auto rank = [](const std::string& verdict) {
     return verdict == "contradicted" ? 2 : verdict == "confirmed" ? 1 : 0;
   };
-  for (const CheckRecord& c : store.checks()) {
+  for (const CheckRecord& c : recorded_checks(store, tree, units)) {
     ++st.check_records;
     const auto [it, fresh] = st.checked.emplace(c.unit, c.verdict);
     if (!fresh && rank(c.verdict) > rank(it->second)) it->second = c.verdict;
@@ -187,6 +191,7 @@ api::Json to_json(const JobStatus& s) {
   j["value"] = s.lower == s.upper ? Json(s.lower) : Json(nullptr);
   j["finished"] = s.report_json.has_value();
   j["running"] = s.running;
+  j["holder"] = s.running && !s.holder.empty() ? api::Json(s.holder) : api::Json(nullptr);
   auto rows = [](const std::vector<BoundsRow>& v) {
     Json a = Json::array();
     for (const BoundsRow& r : v) {

@@ -62,7 +62,8 @@ struct JobStatus {
   // first sowing or a complete first turn (as far as the tree holds them); how many are exact.
   int goals = 0, goals_exact = 0;
   StoreTotals totals;
-  bool running = false;                    // a kalah job run holds the lock now
+  bool running = false;                    // a kalah job run (or verify --record) holds the lock now
+  std::string holder;                      // (running) the holder's activity, e.g. "kalah job run"
   std::optional<std::string> report_json;  // once finished
   // The estimate of the work left: open leaves below the root times the mean unit's seconds,
   // over the workers of the last run.

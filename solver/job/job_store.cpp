@@ -30,8 +30,11 @@ CREATE TABLE run(id INTEGER PRIMARY KEY, started REAL NOT NULL, ended REAL, work
 CREATE TABLE unit(id INTEGER PRIMARY KEY, run INTEGER NOT NULL, node INTEGER NOT NULL, question TEXT NOT NULL,
                   gamma INTEGER, lower INTEGER NOT NULL, upper INTEGER NOT NULL, complete INTEGER NOT NULL,
                   nodes INTEGER NOT NULL, seconds REAL NOT NULL, worker TEXT, finished REAL NOT NULL);
-)sql" /* version 3: */ R"sql(
-CREATE TABLE unit_check(id INTEGER PRIMARY KEY, unit INTEGER NOT NULL,
+)sql";
+
+// Version 3; IF NOT EXISTS: the same statement upgrades an older store.
+const char* kUnitCheckTable = R"sql(
+CREATE TABLE IF NOT EXISTS unit_check(id INTEGER PRIMARY KEY, unit INTEGER NOT NULL,
                         claimed_lower INTEGER NOT NULL, claimed_upper INTEGER NOT NULL,
                         found_lower INTEGER NOT NULL, found_upper INTEGER NOT NULL, verdict TEXT NOT NULL,
                         budget REAL NOT NULL, nodes INTEGER NOT NULL, seconds REAL NOT NULL,
@@ -74,6 +77,7 @@ void JobStore::create(const fs::path& dir, const JobSpec& spec) {
     c.exec("PRAGMA journal_mode=WAL");
     Transaction t(c);
     c.exec(kSchema);
+    c.exec(kUnitCheckTable);
     Statement put = c.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     auto meta = [&](const std::string& k, const std::string& v) { put.bind(1, k).bind(2, v).run(); };
     meta("kind", "kalah proof job");
@@ -133,6 +137,7 @@ JobStore::JobStore(const fs::path& dir, bool writable) : file_(dir / kStoreFile)
       throw StoreError(file_.string() + ": damaged (SQLite quick_check: " + verdict.substr(0, 200) + ")");
   }
   set_pragmas(*db_, writable);
+  writable_ = writable;
   // Version 1 lacked run.in_flight (read as 0), version 2 the unit_check table (read as
   // empty): added when the store is opened to be written.
   has_in_flight_ = version >= 2;
@@ -140,10 +145,7 @@ JobStore::JobStore(const fs::path& dir, bool writable) : file_(dir / kStoreFile)
   if (version < kStoreVersion && writable) {
     Transaction t(*db_);
     if (!has_in_flight_) db_->exec("ALTER TABLE run ADD COLUMN in_flight INTEGER NOT NULL DEFAULT 0");
-    if (!has_checks_) {
-      const std::string schema = kSchema;
-      db_->exec("CREATE TABLE IF NOT EXISTS" + schema.substr(schema.find("CREATE TABLE unit_check") + 12));
-    }
+    if (!has_checks_) db_->exec(kUnitCheckTable);
     db_->exec("PRAGMA user_version=" + std::to_string(kStoreVersion));
     t.commit();
     has_in_flight_ = has_checks_ = true;
@@ -372,7 +374,7 @@ std::vector<CheckRecord> JobStore::checks() {
 }
 
 void JobStore::save_check(const CheckRecord& c) {
-  if (!has_checks_) throw StoreError(file_.string() + ": opened read-only, a check cannot be recorded");
+  if (!writable_) throw StoreError(file_.string() + ": opened read-only, a check cannot be recorded");
   db_->prepare(
          "INSERT INTO unit_check(unit, claimed_lower, claimed_upper, found_lower, found_upper, verdict, budget, nodes, "
          "seconds, threads, database, host, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")

@@ -165,6 +165,7 @@ class JobStore {
   std::unique_ptr<Connection> db_;
   bool has_in_flight_ = true;
   bool has_checks_ = true;  // the unit_check table (version 3)
+  bool writable_ = false;
   JobSpec spec_;
 };
 

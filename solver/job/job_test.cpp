@@ -6,8 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <random>
+#include <set>
+#include <vector>
 
 #include "solver/api/report_json.hpp"
 #include "solver/api/reports.hpp"
@@ -231,6 +235,31 @@ TEST_CASE("job status: each first sowing's and turn's work is the units on it an
   }
   CHECK(at_root + below >= units.size());
   CHECK(answered <= st.totals.complete_units * st.sowings.size());
+  // Each sowing's work, summed here over the nodes its child reaches.
+  for (const job::TopEdge& e : tree.node(0).edges) {
+    std::set<int> reached{e.child};
+    std::vector<int> stack{e.child};
+    while (!stack.empty()) {
+      const int id = stack.back();
+      stack.pop_back();
+      for (const job::TopEdge& f : tree.node(id).edges)
+        if (reached.insert(f.child).second) stack.push_back(f.child);
+    }
+    std::uint64_t n = 0, a = 0;
+    double t = 0;
+    for (const job::UnitRecord& u : units)
+      if (reached.count(u.node)) {
+        ++n;
+        a += u.complete ? 1 : 0;
+        t += u.seconds;
+      }
+    const auto row = std::find_if(st.sowings.begin(), st.sowings.end(),
+                                  [&](const job::BoundsRow& r) { return r.pits == std::vector<int>{e.pit}; });
+    REQUIRE(row != st.sowings.end());
+    CHECK(row->units == n);
+    CHECK(row->answered == a);
+    CHECK(std::abs(row->seconds - t) <= 1e-9 * (1 + t));
+  }
   // A first sowing without an extra turn is a complete turn with the same work.
   for (const job::BoundsRow& t : st.turns)
     if (t.pits.size() == 1)

@@ -125,6 +125,13 @@ bool claims(const TopNode& n, const UnitRecord& u, const Rules& rules, UnitCheck
   return c.claimed_lower > base::min_value(n.seeds, rules) || c.claimed_upper < base::max_value(n.seeds);
 }
 
+// What bounds found again say of the claimed ones.
+UnitCheck::Verdict verdict_of(int claimed_lower, int claimed_upper, int found_lower, int found_upper) {
+  if (found_lower > claimed_upper || found_upper < claimed_lower) return UnitCheck::Verdict::contradicted;
+  if (found_lower >= claimed_lower && found_upper <= claimed_upper) return UnitCheck::Verdict::confirmed;
+  return UnitCheck::Verdict::unchecked;
+}
+
 // Solves the claims of `c` again. False: stopped (Ctrl-C) before the check was done.
 bool solve_again(api::Session& session, std::atomic<bool>& cancel, const TopNode& n, UnitCheck& c,
                  const std::atomic<bool>* stop) {
@@ -155,12 +162,7 @@ bool solve_again(api::Session& session, std::atomic<bool>& cancel, const TopNode
       throw std::logic_error("kalah job verify: the search proved crossed bounds on one board");
     if (!out.complete && !out.over_budget) return false;
   }
-  if (c.found_lower > c.claimed_upper || c.found_upper < c.claimed_lower)
-    c.verdict = UnitCheck::Verdict::contradicted;
-  else if (c.found_lower >= c.claimed_lower && c.found_upper <= c.claimed_upper)
-    c.verdict = UnitCheck::Verdict::confirmed;
-  else
-    c.verdict = UnitCheck::Verdict::unchecked;
+  c.verdict = verdict_of(c.claimed_lower, c.claimed_upper, c.found_lower, c.found_upper);
   return true;
 }
 
@@ -173,6 +175,33 @@ const char* verdict_name(UnitCheck::Verdict v) {
     case UnitCheck::Verdict::unchecked: return "unchecked";
   }
   return "?";
+}
+
+std::vector<CheckRecord> recorded_checks(JobStore& store, const TopTree& tree, const std::vector<UnitRecord>& units) {
+  std::map<std::int64_t, const UnitRecord*> by_id;
+  for (const UnitRecord& u : units) by_id[u.id] = &u;
+  const Rules rules = store.spec().rules.value_rules();
+  std::vector<CheckRecord> out = store.checks();
+  for (const CheckRecord& rec : out) {
+    auto damaged = [&](const std::string& what) {
+      return StoreError(store.file().string() + ": damaged (check " + std::to_string(rec.id) + " of unit " +
+                        std::to_string(rec.unit) + ": " + what + ")");
+    };
+    const auto u = by_id.find(rec.unit);
+    if (u == by_id.end()) throw damaged("a unit the store lacks");
+    const TopNode& n = tree.node(u->second->node);
+    UnitCheck c;
+    if (!claims(n, *u->second, rules, c) || c.claimed_lower != rec.claimed_lower ||
+        c.claimed_upper != rec.claimed_upper)
+      throw damaged("its claims are not the unit's");
+    const int lo = base::min_value(n.seeds, rules), hi = base::max_value(n.seeds);
+    if (rec.found_lower < lo || rec.found_upper > hi || ((rec.found_lower - n.seeds) & 1) ||
+        ((rec.found_upper - n.seeds) & 1))
+      throw damaged("bounds found that the seeds do not allow");
+    if (rec.verdict != verdict_name(verdict_of(rec.claimed_lower, rec.claimed_upper, rec.found_lower, rec.found_upper)))
+      throw damaged("a verdict its bounds do not give");
+  }
+  return out;
 }
 
 VerifyReport verify_job(const fs::path& dir, api::SessionConfig session, const VerifyOptions& options) {
@@ -192,7 +221,8 @@ VerifyReport verify_job(const fs::path& dir, api::SessionConfig session, const V
   const TopTree stored = store.load_tree();
   const std::vector<UnitRecord> units = store.units(stored.size());
   const std::optional<std::string> report = store.report();
-  const std::vector<CheckRecord> recorded = options.record ? store.checks() : std::vector<CheckRecord>{};
+  const std::vector<CheckRecord> recorded =
+      options.record ? recorded_checks(store, stored, units) : std::vector<CheckRecord>{};
   store.end_snapshot();
   r.tree_nodes = static_cast<std::uint64_t>(stored.size());
   r.units = units.size();
@@ -251,19 +281,13 @@ VerifyReport verify_job(const fs::path& dir, api::SessionConfig session, const V
             [](const UnitCheck& a, const UnitCheck& b) { return a.unit.id < b.unit.id; });
   if (candidates.empty()) return r;
 
-  // Checks recorded by earlier verifies: a confirmation or a contradiction stands, a unit left
-  // unchecked starts at twice its largest budget. A recorded claim must be the unit's own.
+  // Checks recorded by earlier verifies (each checked against its unit by recorded_checks): a
+  // confirmation or a contradiction stands, a unit left unchecked starts at twice its largest
+  // budget (at most the limit).
   const double limit = std::max(options.check_seconds, options.max_check_seconds);
-  std::map<std::int64_t, const UnitCheck*> claims_of;
-  for (const UnitCheck& c : claimed) claims_of[c.unit.id] = &c;
   std::map<std::int64_t, const CheckRecord*> decided;
   std::map<std::int64_t, double> tried_budget;
   for (const CheckRecord& rec : recorded) {
-    const auto it = claims_of.find(rec.unit);
-    if (it == claims_of.end() || it->second->claimed_lower != rec.claimed_lower ||
-        it->second->claimed_upper != rec.claimed_upper)
-      throw StoreError(store.file().string() + ": damaged (check " + std::to_string(rec.id) + " of unit " +
-                       std::to_string(rec.unit) + ": its claims are not the unit's)");
     if (rec.verdict == "unchecked") {
       tried_budget[rec.unit] = std::max(tried_budget[rec.unit], rec.budget);
     } else {
@@ -292,10 +316,15 @@ VerifyReport verify_job(const fs::path& dir, api::SessionConfig session, const V
       c.budget = std::min(limit, std::max(c.budget, 2 * t->second));
     pending.push_back(c);
   }
+  // Units at larger budgets after the others, whose searches warm the table for them.
+  std::stable_sort(pending.begin(), pending.end(), [](const UnitCheck& a, const UnitCheck& b) {
+    return a.budget > 0 && (b.budget == 0 || a.budget < b.budget);
+  });
   if (options.log && r.recorded > 0)
     options.log(std::to_string(r.recorded) + " of the " + std::to_string(candidates.size()) +
-                " units decided by checks recorded earlier (" + std::to_string(r.confirmed) + " confirmed, " +
-                std::to_string(r.contradicted) + " contradicted); " + std::to_string(pending.size()) + " to check");
+                " units decided by checks recorded earlier, not solved again here (" + std::to_string(r.confirmed) +
+                " confirmed, " + std::to_string(r.contradicted) + " contradicted); " + std::to_string(pending.size()) +
+                " to check");
   if (pending.empty()) return r;
 
   std::atomic<bool> cancel{false};
@@ -343,11 +372,12 @@ VerifyReport verify_job(const fs::path& dir, api::SessionConfig session, const V
                                (c.unit.test ? "test >= " + std::to_string(c.unit.gamma) : std::string("value")) +
                                "): claimed " + interval(c.claimed_lower, c.claimed_upper) + ", proven again " +
                                interval(c.found_lower, c.found_upper);
-      if (c.verdict == UnitCheck::Verdict::unchecked && c.budget > 0 && 2 * c.budget <= limit) {
+      if (c.verdict == UnitCheck::Verdict::unchecked && c.budget > 0 && c.budget < limit) {
+        const double next = std::min(2 * c.budget, limit);
         if (options.log)
-          options.log(head + ": over " + seconds_text(c.budget) + ", again at " + seconds_text(2 * c.budget) +
+          options.log(head + ": over " + seconds_text(c.budget) + ", again at " + seconds_text(next) +
                       " after the others");
-        c.budget *= 2;
+        c.budget = next;
         again.push_back(c);
         continue;
       }
@@ -362,6 +392,15 @@ VerifyReport verify_job(const fs::path& dir, api::SessionConfig session, const V
             head + ": " + verdict_name(c.verdict) +
             (c.verdict == UnitCheck::Verdict::unchecked ? " (over " + seconds_text(c.budget) + ")" : std::string()) +
             " (" + std::to_string(r.checks.size()) + " of " + std::to_string(candidates.size()) + ")");
+    }
+    if (r.interrupted) {
+      // Units over their budget that were to go again count as unchecked (their tries are
+      // recorded).
+      for (UnitCheck& c : again) {
+        ++r.unchecked;
+        r.checks.push_back(c);
+      }
+      break;
     }
     pending = std::move(again);
   }

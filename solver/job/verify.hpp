@@ -23,9 +23,11 @@
 // A check of many units can take hours: with VerifyOptions::record each check is recorded in
 // the store as it ends (holding DIR/.lock, so no run writes meanwhile), and a later verify
 // with record skips the units a recorded check confirmed, counts those it contradicted, and
-// starts the units left unchecked at twice their largest recorded budget. Within one verify,
-// a unit over its budget is tried again after the others at twice the budget, up to
-// VerifyOptions::max_check_seconds (its table then holds what the others searched).
+// starts the units left unchecked at twice their largest recorded budget (at most the
+// limit below). Within one verify, a unit over its budget is tried again after the others at
+// twice the budget, up to VerifyOptions::max_check_seconds (its table then holds what the
+// others searched). What is recorded is trusted by the next verify --record; a check that
+// trusts nothing of the store's runs the units again without it.
 // Values here are remainder values for the mover of the unit's board (docs/rules.md).
 #pragma once
 
@@ -106,5 +108,12 @@ struct VerifyReport {
 VerifyReport verify_job(const std::filesystem::path& dir, api::SessionConfig session, const VerifyOptions& options);
 
 api::Json to_json(const VerifyReport& report);
+
+// The checks a verify --record left in `store` (whose tree and units are given), each checked
+// against the unit it names: its claims must be the unit's, the bounds found within what the
+// seeds allow and of their parity, the verdict what claims and found bounds give. Throws
+// StoreError naming the first damaged record. A record is what a verify wrote, not a proof:
+// an independent check solves the units again (verify without --record).
+std::vector<CheckRecord> recorded_checks(JobStore& store, const TopTree& tree, const std::vector<UnitRecord>& units);
 
 }  // namespace kalah::job

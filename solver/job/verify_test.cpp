@@ -372,7 +372,11 @@ TEST_CASE("job verify --record: checks are kept in the store, a later verify goe
 
   SECTION("a recorded contradiction stands and fails the verify") {
     REQUIRE(job::verify_job(j, checker(), o).passed());
-    tamper(j, "UPDATE unit_check SET verdict = 'contradicted' WHERE id = (SELECT MIN(id) FROM unit_check)");
+    // As a check with a wrong database might record it: an upper claim found too low.
+    tamper(j,
+           "UPDATE unit_check SET found_lower = claimed_upper + 2, found_upper = claimed_upper + 2, verdict = "
+           "'contradicted' WHERE id = (SELECT MIN(c.id) FROM unit_check c JOIN unit u ON u.id = c.unit JOIN node n ON "
+           "n.id = u.node WHERE c.claimed_upper + 2 <= n.seeds)");
     const job::VerifyReport r = job::verify_job(j, checker(), o);
     CHECK(r.contradicted == 1);
     CHECK_FALSE(r.passed());
@@ -390,6 +394,21 @@ TEST_CASE("job verify --record: checks are kept in the store, a later verify goe
       tamper(j, "UPDATE unit_check SET verdict = 'maybe' WHERE id = 1");
       CHECK_THROWS_WITH(job::job_status(j), Catch::Contains("check 1: an unknown verdict"));
     }
+    SECTION("bounds found beyond the seeds") {
+      tamper(j, "UPDATE unit_check SET found_lower = 99, found_upper = 99 WHERE id = 1");
+      CHECK_THROWS_WITH(
+          job::verify_job(j, checker(), o),
+          Catch::Contains("check 1 of unit") && Catch::Contains("bounds found that the seeds do not allow"));
+    }
+    SECTION("a verdict the bounds do not give, seen by status too") {
+      tamper(j, "UPDATE unit_check SET verdict = 'unchecked' WHERE id = 1");
+      CHECK_THROWS_WITH(job::verify_job(j, checker(), o), Catch::Contains("a verdict its bounds do not give"));
+      CHECK_THROWS_WITH(job::job_status(j), Catch::Contains("a verdict its bounds do not give"));
+    }
+    SECTION("claims that are not the unit's, seen by status too") {
+      tamper(j, "UPDATE unit_check SET claimed_upper = claimed_upper + 2 WHERE id = 1");
+      CHECK_THROWS_WITH(job::job_status(j), Catch::Contains("its claims are not the unit's"));
+    }
     SECTION("a missing unit") {
       tamper(j, "UPDATE unit_check SET unit = 100000 WHERE id = 1");
       CHECK_THROWS_WITH(job::verify_job(j, checker(), o), Catch::Contains("check 1: a check of a missing unit"));
@@ -399,11 +418,11 @@ TEST_CASE("job verify --record: checks are kept in the store, a later verify goe
   SECTION("over budget: tried again at twice the budget after the others, then later from twice the last") {
     job::VerifyOptions tight = o;
     tight.check_seconds = 1e-7;
-    tight.max_check_seconds = 4e-7;
+    tight.max_check_seconds = 3e-7;  // not a power of two times the first: the last try at the limit
     const job::VerifyReport r = job::verify_job(j, checker(), tight);
     CHECK(r.passed());
     CHECK(r.confirmed + r.unchecked == static_cast<int>(r.proof_units));
-    // Each unit's tries in the store: budgets 1, 2, 4 (x 1e-7 s) until one is confirmed.
+    // Each unit's tries in the store: budgets 1, 2, 3 (x 1e-7 s) until one is confirmed.
     std::map<std::int64_t, std::vector<std::pair<double, std::string>>> tries;
     sqlite::Connection c((j / job::kStoreFile).string(), sqlite::Connection::Mode::read_only);
     for (sqlite::Statement s = c.prepare("SELECT unit, budget, verdict FROM unit_check ORDER BY id"); s.step();)
@@ -414,13 +433,17 @@ TEST_CASE("job verify --record: checks are kept in the store, a later verify goe
       REQUIRE(!t.empty());
       CHECK(t.size() <= 3);
       for (std::size_t i = 0; i < t.size(); ++i) {
-        CHECK(t[i].first == 1e-7 * double(1 << i));  // doubling is exact
+        CHECK(t[i].first == std::min(1e-7 * double(1 << i), 3e-7));  // doubling is exact
         CHECK(t[i].second == (i + 1 < t.size() ? "unchecked" : t[i].second));
       }
       CHECK((t.back().second == "confirmed" || (t.size() == 3 && t.back().second == "unchecked")));
     }
-    // A later verify starts the units left unchecked at twice their largest budget (capped
-    // by the limit), and with no limit on the budget confirms every one.
+    // A later verify without a limit starts them at its first budget again; one with a limit
+    // at twice their largest budget (at most the limit); one with no budget confirms every one.
+    job::VerifyOptions again = o;
+    again.check_seconds = 1e-7;
+    for (const job::UnitCheck& k : job::verify_job(j, checker(), again).checks)
+      if (!k.recorded) CHECK(k.budget == 1e-7);
     job::VerifyOptions later = o;
     later.check_seconds = 1e-7;
     later.max_check_seconds = 1e-6;
@@ -432,18 +455,52 @@ TEST_CASE("job verify --record: checks are kept in the store, a later verify goe
     CHECK(all.unchecked == 0);
   }
 
-  SECTION("refused while a run holds the directory; a store of version 2 gains the table") {
+  SECTION("Ctrl-C: the checks done are recorded, the next verify goes on from them") {
+    std::atomic<bool> stop{false};
+    job::VerifyOptions stopped = o;
+    stopped.cancel = &stop;
+    stopped.log = [&](const std::string&) { stop = true; };  // after the first check
+    const job::VerifyReport r = job::verify_job(j, checker(), stopped);
+    CHECK(r.interrupted);
+    REQUIRE(r.checks.size() == 1);
+    CHECK(one_number(j, "SELECT COUNT(*) FROM unit_check") == 1);
+    const job::VerifyReport rest = job::verify_job(j, checker(), o);
+    CHECK(rest.recorded == 1);
+    CHECK(rest.confirmed == static_cast<int>(rest.proof_units));
+    CHECK(one_number(j, "SELECT COUNT(*) FROM unit_check") == static_cast<std::int64_t>(rest.proof_units));
+  }
+
+  SECTION("refused while a run holds the directory, and a run refused while it does") {
+    {
+      const DirectoryLock verifying(j, "kalah job verify --record");
+      CHECK_THROWS_WITH(job::run_local_job(j, small_run()),
+                        Catch::Contains("kalah job verify --record is running in this directory") &&
+                            Catch::Contains("run this kalah job run again"));
+      const job::JobStatus st = job::job_status(j);
+      CHECK(st.running);
+      CHECK(st.holder == "kalah job verify --record");
+    }
     {
       const DirectoryLock run(j, "kalah job run");
-      CHECK_THROWS_AS(job::verify_job(j, checker(), o), DirectoryBusy);
+      CHECK_THROWS_WITH(job::verify_job(j, checker(), o),
+                        Catch::Contains("kalah job run is running in this directory") &&
+                            Catch::Contains("run this kalah job verify --record again"));
       job::VerifyOptions plain = o;
       plain.record = false;
       CHECK(job::verify_job(j, checker(), plain).passed());  // reading alone is fine
     }
+  }
+
+  SECTION("stores of version 1 and 2 gain the table when a verify records") {
     tamper(j, "DROP TABLE unit_check; PRAGMA user_version = 2");
     CHECK(job::job_status(j).checked.empty());
     REQUIRE(job::verify_job(j, checker(), o).passed());
     CHECK(one_number(j, "PRAGMA user_version") == 3);
     CHECK(job::job_status(j).checked_count("confirmed") > 0);
+    tamper(j, "ALTER TABLE run DROP COLUMN in_flight; DROP TABLE unit_check; PRAGMA user_version = 1");
+    CHECK(job::job_status(j).checked.empty());
+    REQUIRE(job::verify_job(j, checker(), o).passed());
+    CHECK(one_number(j, "PRAGMA user_version") == 3);
+    CHECK(one_number(j, "SELECT COUNT(*) FROM pragma_table_info('run') WHERE name = 'in_flight'") == 1);
   }
 }
