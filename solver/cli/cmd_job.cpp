@@ -198,7 +198,7 @@ void print_proof(const job::Proof& proof, const std::map<std::int64_t, std::stri
         if (const auto c = checked.find(l.unit->id); c != checked.end())
           std::cout << (c->second == "confirmed"      ? "; confirmed again"
                         : c->second == "contradicted" ? "; CONTRADICTED when solved again"
-                                                      : "; not confirmed yet (over budget)");
+                                                      : "; not confirmed yet: over budget");
         std::cout << ")";
         break;
       case job::ProofLine::By::seeds: std::cout << "by the seeds"; break;
