@@ -118,25 +118,6 @@ int sort_best_first(std::vector<T>& items, Side mover) {
 
 }  // namespace
 
-MoveValues move_values(const Position& p, const Rules& rules, const Oracle& oracle) {
-  const Rules natural = rules.value_rules();
-  const Game game(p, natural);
-  MoveValues out;
-  if (game.over()) {
-    out.value = game.margin();
-    return out;
-  }
-  const Board b = p.board();
-  for (int pit = 0; pit < p.pits; ++pit) {
-    if (b.cells[pit] == 0) continue;
-    bool extra_turn = false;
-    const int v = value_after_sowing(b, p.pits, pit, natural, oracle, &extra_turn);
-    out.moves.push_back({pit, p.margin() + signed_for(p.to_move, v), extra_turn});
-  }
-  out.value = sort_best_first(out.moves, p.to_move);
-  return out;
-}
-
 MoveValues move_values_known(const Position& p, const Rules& rules, const std::function<int(int pit)>& through) {
   const Rules natural = rules.value_rules();
   const Game game(p, natural);
@@ -154,6 +135,13 @@ MoveValues move_values_known(const Position& p, const Rules& rules, const std::f
   }
   out.value = sort_best_first(out.moves, p.to_move);
   return out;
+}
+
+MoveValues move_values(const Position& p, const Rules& rules, const Oracle& oracle) {
+  const Rules natural = rules.value_rules();
+  const Board b = p.board();
+  return move_values_known(p, rules,
+                           [&](int pit) { return value_after_sowing(b, p.pits, pit, natural, oracle, nullptr); });
 }
 
 TurnValues turn_values(const Position& p, const Rules& rules, const Oracle& oracle) {
