@@ -157,14 +157,9 @@ JobStatus job_status(const fs::path& dir) {
   }
   st.totals = store.totals();
   st.report_json = store.report();
-  const auto rank = [](const std::string& verdict) {
-    return verdict == "contradicted" ? 2 : verdict == "confirmed" ? 1 : 0;
-  };
-  for (const CheckRecord& c : recorded_checks(store, tree, units)) {
-    ++st.check_records;
-    const auto [it, fresh] = st.checked.emplace(c.unit, c.verdict);
-    if (!fresh && rank(c.verdict) > rank(it->second)) it->second = c.verdict;
-  }
+  const std::vector<CheckRecord> records = recorded_checks(store, tree, units);
+  st.check_records = static_cast<int>(records.size());
+  for (const auto& [unit, rec] : standing_checks(records)) st.checked.emplace(unit, rec->verdict);
   store.end_snapshot();
   st.last_workers = std::max(1, st.totals.last_workers);
   const double mean = st.totals.units ? st.totals.unit_seconds / static_cast<double>(st.totals.units) : 0;

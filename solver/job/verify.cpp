@@ -204,6 +204,18 @@ std::vector<CheckRecord> recorded_checks(JobStore& store, const TopTree& tree, c
   return out;
 }
 
+std::map<std::int64_t, const CheckRecord*> standing_checks(const std::vector<CheckRecord>& records) {
+  const auto rank = [](const CheckRecord& c) {
+    return std::pair(c.verdict == "contradicted" ? 2 : c.verdict == "confirmed" ? 1 : 0, c.budget);
+  };
+  std::map<std::int64_t, const CheckRecord*> standing;
+  for (const CheckRecord& rec : records) {
+    const auto [it, fresh] = standing.emplace(rec.unit, &rec);
+    if (!fresh && rank(rec) > rank(*it->second)) it->second = &rec;
+  }
+  return standing;
+}
+
 VerifyReport verify_job(const fs::path& dir, api::SessionConfig session, const VerifyOptions& options) {
   if (options.sample < 0) throw api::ConfigError("the sample must be 0 or more units");
   VerifyReport r;
@@ -287,13 +299,11 @@ VerifyReport verify_job(const fs::path& dir, api::SessionConfig session, const V
   const double limit = std::max(options.check_seconds, options.max_check_seconds);
   std::map<std::int64_t, const CheckRecord*> decided;
   std::map<std::int64_t, double> tried_budget;
-  for (const CheckRecord& rec : recorded) {
-    if (rec.verdict == "unchecked") {
-      tried_budget[rec.unit] = std::max(tried_budget[rec.unit], rec.budget);
-    } else {
-      const auto [d, fresh] = decided.emplace(rec.unit, &rec);
-      if (!fresh && rec.verdict == "contradicted") d->second = &rec;  // a contradiction outweighs a confirmation
-    }
+  for (const auto& [unit, rec] : standing_checks(recorded)) {
+    if (rec->verdict == "unchecked")
+      tried_budget[unit] = rec->budget;
+    else
+      decided[unit] = rec;
   }
   std::vector<UnitCheck> pending;
   for (UnitCheck& c : candidates) {

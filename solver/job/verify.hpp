@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -115,5 +116,9 @@ api::Json to_json(const VerifyReport& report);
 // StoreError naming the first damaged record. A record is what a verify wrote, not a proof:
 // an independent check solves the units again (verify without --record).
 std::vector<CheckRecord> recorded_checks(JobStore& store, const TopTree& tree, const std::vector<UnitRecord>& units);
+
+// For each unit with records, the one that stands: a contradiction over a confirmation over a
+// check left unchecked, and of the unchecked ones the largest budget. Pointers into `records`.
+std::map<std::int64_t, const CheckRecord*> standing_checks(const std::vector<CheckRecord>& records);
 
 }  // namespace kalah::job

@@ -504,3 +504,24 @@ TEST_CASE("job verify --record: checks are kept in the store, a later verify goe
     CHECK(one_number(j, "SELECT COUNT(*) FROM pragma_table_info('run') WHERE name = 'in_flight'") == 1);
   }
 }
+
+TEST_CASE("job verify: of a unit's records, a contradiction stands over a confirmation over the largest unchecked",
+          "[job][verify]") {
+  auto record = [](std::int64_t unit, const char* verdict, double budget) {
+    job::CheckRecord c;
+    c.unit = unit;
+    c.verdict = verdict;
+    c.budget = budget;
+    return c;
+  };
+  const std::vector<job::CheckRecord> records{
+      record(1, "unchecked", 120),   record(1, "confirmed", 240), record(1, "unchecked", 480),
+      record(2, "contradicted", 60), record(2, "confirmed", 120), record(3, "unchecked", 240),
+      record(3, "unchecked", 960),   record(3, "unchecked", 480), record(4, "confirmed", 0)};
+  const auto standing = job::standing_checks(records);
+  REQUIRE(standing.size() == 4);
+  CHECK(standing.at(1) == &records[1]);
+  CHECK(standing.at(2) == &records[3]);
+  CHECK(standing.at(3) == &records[6]);
+  CHECK(standing.at(4) == &records[8]);
+}
