@@ -4,9 +4,12 @@
 #include "testing/catch.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "solver/sqlite/sqlite.hpp"
 #include "testing/run_cli.hpp"
@@ -89,6 +92,60 @@ TEST_CASE("cli job: Ctrl-C stops a run at once with exit 130 and the next run go
   const auto again = run_kalah("job run " + d + " --workers 2 --threads 1 --unit-seconds 0.05 --tt-memory 64M --json");
   REQUIRE(again.exit_code == 0);
   CHECK(Json::parse(again.out)["value"] == 10);
+}
+
+TEST_CASE("cli job: a store replaced under a run stops it (exit 1) and what it wrote is saved", "[cli][job]") {
+  // What git checkout or stash of a committed store does under a run: the committed copy
+  // (here the store as made by init) renamed over the file, once the run has stored units.
+  namespace fs = std::filesystem;
+  kalah::test::ScratchDir dir("jobcli");
+  const fs::path d = dir.path / "j", store = d / "job.sqlite";
+  REQUIRE(run_kalah("job init " + d.string() + " --pits 6 --seeds 4 --value-only").exit_code == 0);
+  fs::copy_file(store, d / "committed.sqlite");
+  auto units_done = [](const fs::path& file) {
+    kalah::sqlite::Connection c(file.string(), kalah::sqlite::Connection::Mode::read_only);
+    kalah::sqlite::Statement s = c.prepare("SELECT count(*) FROM unit");
+    return s.step() ? s.integer(0) : 0;
+  };
+  bool replaced = false;
+  std::thread replacer([&] {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      try {
+        if (units_done(store) < 2) continue;
+      } catch (const kalah::sqlite::StoreError&) {
+        continue;  // not readable at this instant
+      }
+      fs::rename(d / "committed.sqlite", store);
+      replaced = true;
+      return;
+    }
+  });
+  // Kalah(6,4) without a database runs far longer than the limit; units of 50 ms.
+  const auto r =
+      run_kalah("job run " + d.string() + " --workers 2 --threads 1 --unit-seconds 0.05 --tt-memory 16M --hours 0.02");
+  replacer.join();
+  REQUIRE(replaced);
+  CHECK(r.exit_code == 1);
+  INFO(r.err);
+  CHECK(r.err.find(store.string() + ": replaced while this process held it") != std::string::npos);
+  // The file put in place is the committed one, whole: not a unit, and no stale -wal read
+  // into it.
+  CHECK(units_done(store) == 0);
+  REQUIRE(run_kalah("job status " + d.string() + " --json").exit_code == 0);
+  // What the run wrote is in the orphan, named in the error; put back, the job goes on.
+  fs::path saved;
+  for (const auto& e : fs::directory_iterator(d))
+    if (e.path().filename().string().rfind("job.sqlite.orphan-", 0) == 0) saved = e.path();
+  REQUIRE(!saved.empty());
+  CHECK(r.err.find("saved in " + saved.string()) != std::string::npos);
+  const int stored = units_done(saved);
+  CHECK(stored >= 2);
+  fs::rename(saved, store);
+  const auto st = run_kalah("job status " + d.string() + " --json");
+  REQUIRE(st.exit_code == 0);
+  CHECK(Json::parse(st.out)["units"]["done"] == stored);
 }
 
 TEST_CASE("cli job verify: a finished job passes (exit 0), a tampered one fails (exit 1, one line)", "[cli][job]") {

@@ -375,6 +375,7 @@ std::vector<CheckRecord> JobStore::checks() {
 
 void JobStore::save_check(const CheckRecord& c) {
   if (!writable_) throw StoreError(file_.string() + ": opened read-only, a check cannot be recorded");
+  db_->require_same_file();  // one statement, no Transaction: checked here
   db_->prepare(
          "INSERT INTO unit_check(unit, claimed_lower, claimed_upper, found_lower, found_upper, verdict, budget, nodes, "
          "seconds, threads, database, host, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
@@ -395,6 +396,7 @@ void JobStore::save_check(const CheckRecord& c) {
 }
 
 int JobStore::begin_run(const RunInfo& info) {
+  db_->require_same_file();
   db_->prepare("INSERT INTO run(started, workers, threads, database, host) VALUES (?, ?, ?, ?, ?)")
       .bind(1, unix_now())
       .bind(2, info.workers)

@@ -370,6 +370,20 @@ TEST_CASE("job verify --record: checks are kept in the store, a later verify goe
     CHECK(third.confirmed == first.confirmed);
   }
 
+  SECTION("a store replaced under it (git checkout): the next record refused, what it wrote saved") {
+    const std::filesystem::path store = j / job::kStoreFile, committed = dir.path / "committed.sqlite";
+    std::filesystem::copy_file(store, committed);
+    int logged = 0;
+    o.log = [&](const std::string&) {
+      if (logged++ == 0) std::filesystem::rename(committed, store);  // after the first record
+    };
+    CHECK_THROWS_WITH(job::verify_job(j, checker(), o), Catch::Contains("replaced while this process held it"));
+    CHECK(one_number(j, "SELECT COUNT(*) FROM unit_check") == 0);  // the committed file, untouched
+    const std::filesystem::path orphan = j / (std::string(job::kStoreFile) + ".orphan-" + std::to_string(::getpid()));
+    std::filesystem::rename(orphan, store);
+    CHECK(one_number(j, "SELECT COUNT(*) FROM unit_check") == 1);
+  }
+
   SECTION("a recorded contradiction stands and fails the verify") {
     REQUIRE(job::verify_job(j, checker(), o).passed());
     // As a check with a wrong database might record it: an upper claim found too low.

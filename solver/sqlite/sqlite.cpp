@@ -1,10 +1,25 @@
 #include "solver/sqlite/sqlite.hpp"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <limits>
 
 namespace kalah::sqlite {
+
+namespace {
+
+// The device and inode of the file at `path`; false if there is none.
+bool file_identity(const std::string& path, std::uint64_t& device, std::uint64_t& inode) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return false;
+  device = static_cast<std::uint64_t>(st.st_dev);
+  inode = static_cast<std::uint64_t>(st.st_ino);
+  return true;
+}
+
+}  // namespace
 
 Connection::Connection(const std::string& file, Mode mode) : file_(file) {
   int flags = SQLITE_OPEN_NOMUTEX;
@@ -20,6 +35,39 @@ Connection::Connection(const std::string& file, Mode mode) : file_(file) {
   }
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, 5000);  // a reader (job status) waits out a writer's commit
+  identity_known_ = file_identity(file_, device_, inode_);
+}
+
+void Connection::require_same_file() {
+  if (!replaced_.empty()) throw StoreError(replaced_);
+  std::uint64_t device = 0, inode = 0;
+  const bool present = file_identity(file_, device, inode);
+  if (!identity_known_) {  // not on disk yet when opened
+    identity_known_ = present;
+    device_ = device;
+    inode_ = inode;
+    return;
+  }
+  if (present && device == device_ && inode == inode_) return;
+  replaced_ = file_ + (present ? ": replaced" : ": removed") +
+              " while this process held it (git checkout or stash, a copy or a move?); nothing more is written to it";
+  const std::string orphan = file_ + ".orphan-" + std::to_string(::getpid());
+  ::unlink(orphan.c_str());
+  sqlite3_stmt* save = nullptr;
+  int rc = sqlite3_prepare_v2(db_, "VACUUM INTO ?1", -1, &save, nullptr);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_text(save, 1, orphan.c_str(), -1, SQLITE_TRANSIENT);
+  if (rc == SQLITE_OK) rc = sqlite3_step(save);
+  const std::string error = sqlite3_errmsg(db_);
+  sqlite3_finalize(save);
+  // The -wal beside the path is still this connection's: a reader of the new file would take
+  // its frames for its own. Checkpointed into the unlinked file and truncated, it is empty.
+  sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
+  if (rc == SQLITE_DONE)
+    replaced_ +=
+        "; what this process held is saved in " + orphan + ": move it over the file once nothing else uses that";
+  else
+    replaced_ += "; saving what this process held as " + orphan + " failed: " + error;
+  throw StoreError(replaced_);
 }
 
 Connection::~Connection() { sqlite3_close(db_); }

@@ -37,10 +37,21 @@ class Connection {
   // Throws StoreError: "<file>: <what>: <SQLite's message>".
   [[noreturn]] void fail(const std::string& what) const;
 
+  // Throws StoreError if the file at this connection's path is no longer the one it opened:
+  // replaced (git checkout or stash, a copy or a move over it) or removed while this process
+  // holds it. SQLite cannot see that: it would go on writing to the unlinked file, lost when
+  // the process exits. What the connection holds is first saved as "<file>.orphan-<pid>"
+  // (VACUUM INTO), so nothing written is lost; from then on every write is refused. Every
+  // Transaction checks before it begins (one stat).
+  void require_same_file();
+
  private:
   friend class Statement;
   sqlite3* db_ = nullptr;
   std::string file_;
+  bool identity_known_ = false;  // the file's device and inode when opened
+  std::uint64_t device_ = 0, inode_ = 0;
+  std::string replaced_;  // once replaced: the error every later write gets
 };
 
 // A prepared statement. Bind parameters 1-based, step() through rows, read columns 0-based.
@@ -78,10 +89,14 @@ class Statement {
   sqlite3_stmt* s_ = nullptr;
 };
 
-// BEGIN IMMEDIATE ... COMMIT; rolled back if destroyed before commit().
+// BEGIN IMMEDIATE ... COMMIT; rolled back if destroyed before commit(). Refused (StoreError)
+// when the file was replaced under the connection (Connection::require_same_file).
 class Transaction {
  public:
-  explicit Transaction(Connection& c) : c_(c) { c_.exec("BEGIN IMMEDIATE"); }
+  explicit Transaction(Connection& c) : c_(c) {
+    c_.require_same_file();
+    c_.exec("BEGIN IMMEDIATE");
+  }
   ~Transaction() {
     if (!done_) try {
         c_.exec("ROLLBACK");
