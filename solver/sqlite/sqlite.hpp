@@ -41,7 +41,7 @@ class Connection {
   // replaced (git checkout or stash, a copy or a move over it) or removed while this process
   // holds it. SQLite cannot see that: it would go on writing to the unlinked file, lost when
   // the process exits. What the connection holds is first saved as "<file>.orphan-<pid>"
-  // (VACUUM INTO), so nothing written is lost; from then on every write is refused. Every
+  // (or "-<pid>-2", ... if taken; VACUUM INTO), so nothing written is lost; from then on every write is refused. Every
   // Transaction checks before it begins (one stat).
   void require_same_file();
 

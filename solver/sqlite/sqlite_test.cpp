@@ -81,6 +81,9 @@ TEST_CASE("a store removed under its connection: writes refused", "[sqlite]") {
   ScratchDir dir("sqlite_removed");
   const std::string file = (dir.path / "store.sqlite").string();
   make_store(file, 1);
+  // An orphan of an earlier process with this pid is kept: the new one takes the next name.
+  const std::string earlier = file + ".orphan-" + std::to_string(::getpid());
+  make_store(earlier, 7);
   Connection c(file, Connection::Mode::read_write);
   insert_row(c, 5);
   fs::remove(file);
@@ -89,9 +92,12 @@ TEST_CASE("a store removed under its connection: writes refused", "[sqlite]") {
     FAIL("a write to a removed store went through");
   } catch (const StoreError& e) {
     CHECK(std::string(e.what()).find(file + ": removed while this process held it") == 0);
+    CHECK(std::string(e.what()).find("saved in " + earlier + "-2:") != std::string::npos);
   }
-  Connection saved(file + ".orphan-" + std::to_string(::getpid()), Connection::Mode::read_only);
+  Connection saved(earlier + "-2", Connection::Mode::read_only);
   CHECK(count_rows(saved) == 2);
+  Connection kept(earlier, Connection::Mode::read_only);
+  CHECK(count_rows(kept) == 7);
 }
 
 TEST_CASE("a store made under a temporary name and renamed is written after reopening", "[sqlite]") {
