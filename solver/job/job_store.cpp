@@ -375,7 +375,7 @@ std::vector<CheckRecord> JobStore::checks() {
 
 void JobStore::save_check(const CheckRecord& c) {
   if (!writable_) throw StoreError(file_.string() + ": opened read-only, a check cannot be recorded");
-  db_->require_same_file();  // one statement, no Transaction: checked here
+  Transaction t(*db_);  // checks the file is still the one opened (sqlite::Connection)
   db_->prepare(
          "INSERT INTO unit_check(unit, claimed_lower, claimed_upper, found_lower, found_upper, verdict, budget, nodes, "
          "seconds, threads, database, host, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
@@ -393,10 +393,11 @@ void JobStore::save_check(const CheckRecord& c) {
       .bind(12, c.host)
       .bind(13, unix_now())
       .run();
+  t.commit();
 }
 
 int JobStore::begin_run(const RunInfo& info) {
-  db_->require_same_file();
+  Transaction t(*db_);
   db_->prepare("INSERT INTO run(started, workers, threads, database, host) VALUES (?, ?, ?, ?, ?)")
       .bind(1, unix_now())
       .bind(2, info.workers)
@@ -404,7 +405,9 @@ int JobStore::begin_run(const RunInfo& info) {
       .bind(4, info.database)
       .bind(5, info.host)
       .run();
-  return static_cast<int>(db_->last_insert_id());
+  const int run = static_cast<int>(db_->last_insert_id());
+  t.commit();
+  return run;
 }
 
 void JobStore::finish_run(int run, const std::string& outcome, const std::string* report_json) {

@@ -52,10 +52,10 @@ void Connection::require_same_file() {
   replaced_ = file_ + (present ? ": replaced" : ": removed") +
               " while this process held it (git checkout or stash, a copy or a move?); nothing more is written to it";
   // A name no file has: an orphan of an earlier process with the same pid stays as it is.
-  std::string orphan = file_ + ".orphan-" + std::to_string(::getpid());
+  const std::string base = file_ + ".orphan-" + std::to_string(::getpid());
+  std::string orphan = base;
   struct stat taken {};
-  for (int k = 2; ::lstat(orphan.c_str(), &taken) == 0; ++k)
-    orphan = file_ + ".orphan-" + std::to_string(::getpid()) + "-" + std::to_string(k);
+  for (int k = 2; ::lstat(orphan.c_str(), &taken) == 0; ++k) orphan = base + "-" + std::to_string(k);
   sqlite3_stmt* save = nullptr;
   int rc = sqlite3_prepare_v2(db_, "VACUUM INTO ?1", -1, &save, nullptr);
   if (rc == SQLITE_OK) rc = sqlite3_bind_text(save, 1, orphan.c_str(), -1, SQLITE_TRANSIENT);

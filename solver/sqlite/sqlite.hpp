@@ -37,16 +37,18 @@ class Connection {
   // Throws StoreError: "<file>: <what>: <SQLite's message>".
   [[noreturn]] void fail(const std::string& what) const;
 
+ private:
+  friend class Statement;
+  friend class Transaction;
   // Throws StoreError if the file at this connection's path is no longer the one it opened:
   // replaced (git checkout or stash, a copy or a move over it) or removed while this process
   // holds it. SQLite cannot see that: it would go on writing to the unlinked file, lost when
   // the process exits. What the connection holds is first saved as "<file>.orphan-<pid>"
-  // (or "-<pid>-2", ... if taken; VACUUM INTO), so nothing written is lost; from then on every write is refused. Every
-  // Transaction checks before it begins (one stat).
+  // (or "-<pid>-2", ... if taken; VACUUM INTO), so nothing written is lost; from then on
+  // every write is refused. Every Transaction checks before it begins (one stat), so every
+  // write goes through a Transaction.
   void require_same_file();
 
- private:
-  friend class Statement;
   sqlite3* db_ = nullptr;
   std::string file_;
   bool identity_known_ = false;  // the file's device and inode when opened
