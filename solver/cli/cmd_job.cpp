@@ -497,9 +497,14 @@ int run_history(const Args& args) {
     std::cout << api::json_text(job::to_json(h)) << "\n";
     return 0;
   }
-  // CSV: one row a point; the first sowings' columns are named by their 1-based pits.
+  // CSV: one row a point; the first sowings' columns are named by their 1-based pits, the first
+  // turns' by their sowings ("turn1-3_lower"; "turn1-5-.." for a turn the tree does not finish).
   std::cout << "unit,run,run_seconds,worker_seconds,units,lower,upper";
   for (const int pit : h.sowing_pits) std::cout << ",pit" << pit + 1 << "_lower,pit" << pit + 1 << "_upper";
+  for (std::size_t i = 0; i < h.turns.size(); ++i) {
+    const std::string name = "turn" + pits_text(h.turns[i], "-") + (h.turn_complete[i] ? "" : "-..");
+    std::cout << "," << name << "_lower," << name << "_upper";
+  }
   std::cout << "\n";
   for (const job::HistoryPoint& q : h.points) {
     char buf[128];
@@ -508,6 +513,7 @@ int run_history(const Args& args) {
     std::cout << buf;
     for (std::size_t i = 0; i < q.sowing_lower.size(); ++i)
       std::cout << "," << q.sowing_lower[i] << "," << q.sowing_upper[i];
+    for (std::size_t i = 0; i < q.turn_lower.size(); ++i) std::cout << "," << q.turn_lower[i] << "," << q.turn_upper[i];
     std::cout << "\n";
   }
   return 0;

@@ -74,6 +74,16 @@ TEST_CASE("cli job: killed at random moments and run again, it reports what open
   CHECK(analysis(status["report"]) == analysis(Json::parse(ref.out)));
   const auto text = run_kalah("job status " + d);
   CHECK(text.out.find("value     +6 (proven)") != std::string::npos);
+  // The history's CSV: a column pair a first sowing, then a first turn (sowing 2 gives an extra
+  // turn), and the last row at the proven value.
+  const auto history = run_kalah("job history " + d);
+  REQUIRE(history.exit_code == 0);
+  const std::string header = history.out.substr(0, history.out.find('\n'));
+  CHECK(header.find(",pit1_lower,pit1_upper,") != std::string::npos);
+  CHECK(header.find(",turn2-1_lower,turn2-1_upper") != std::string::npos);
+  const std::string last = history.out.substr(history.out.rfind('\n', history.out.size() - 2) + 1);
+  CHECK(std::count(last.begin(), last.end(), ',') == std::count(header.begin(), header.end(), ','));
+  CHECK(last.find(",6,6,") != std::string::npos);
 }
 
 TEST_CASE("cli job: Ctrl-C stops a run at once with exit 130 and the next run goes on", "[cli][job]") {

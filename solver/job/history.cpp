@@ -25,19 +25,27 @@ JobHistory job_history(const std::filesystem::path& dir) {
   }
   TopTree tree = stored.skeleton();
   const Position& p = h.spec.position;
-  const TopNode& root = stored.node(0);
-  for (const TopEdge& e : root.edges) h.sowing_pits.push_back(e.pit);
+  for (const FirstTurn& t : first_turns(tree, p).sowings) h.sowing_pits.push_back(t.pits.front());
+  for (const FirstTurn& t : first_turns(tree, p).turns) {
+    h.turns.push_back(t.pits);
+    h.turn_complete.push_back(t.complete_turn);
+  }
   HistoryPoint point;
   auto fill = [&] {
     const TopNode& n = tree.node(0);
     std::tie(point.lower, point.upper) = margins(p, n.lower, n.upper);
+    const FirstTurns ft = first_turns(tree, p);
     point.sowing_lower.clear();
     point.sowing_upper.clear();
-    for (const TopEdge& e : n.edges) {
-      const auto [lo, hi] = tree.bounds_through(e);
-      const auto [ml, mu] = margins(p, lo, hi);
-      point.sowing_lower.push_back(ml);
-      point.sowing_upper.push_back(mu);
+    for (const FirstTurn& t : ft.sowings) {
+      point.sowing_lower.push_back(t.lower);
+      point.sowing_upper.push_back(t.upper);
+    }
+    point.turn_lower.clear();
+    point.turn_upper.clear();
+    for (const FirstTurn& t : ft.turns) {
+      point.turn_lower.push_back(t.lower);
+      point.turn_upper.push_back(t.upper);
     }
   };
   fill();
@@ -53,7 +61,8 @@ JobHistory job_history(const std::filesystem::path& dir) {
     const HistoryPoint last = h.points.back();
     fill();
     if (point.lower != last.lower || point.upper != last.upper || point.sowing_lower != last.sowing_lower ||
-        point.sowing_upper != last.sowing_upper)
+        point.sowing_upper != last.sowing_upper || point.turn_lower != last.turn_lower ||
+        point.turn_upper != last.turn_upper)
       h.points.push_back(point);
   }
   // The end: where the job stands now, even when the last units moved nothing.
@@ -69,11 +78,17 @@ api::Json to_json(const JobHistory& h) {
   j["position"] = h.spec.position.to_text();
   j["rules"] = api::rules_json(h.spec.rules);
   j["sowings"] = api::pits_json(h.sowing_pits);
+  Json turns = Json::array();
+  for (std::size_t i = 0; i < h.turns.size(); ++i)
+    turns.push_back({{"pits", api::pits_json(h.turns[i])}, {"complete_turn", static_cast<bool>(h.turn_complete[i])}});
+  j["turns"] = turns;
   Json points = Json::array();
   for (const HistoryPoint& q : h.points) {
     Json s = Json::array();
     for (std::size_t i = 0; i < q.sowing_lower.size(); ++i)
       s.push_back(Json::array({q.sowing_lower[i], q.sowing_upper[i]}));
+    Json t = Json::array();
+    for (std::size_t i = 0; i < q.turn_lower.size(); ++i) t.push_back(Json::array({q.turn_lower[i], q.turn_upper[i]}));
     points.push_back({{"unit", q.unit},
                       {"run", q.run},
                       {"run_seconds", q.run_seconds},
@@ -81,7 +96,8 @@ api::Json to_json(const JobHistory& h) {
                       {"units", q.units},
                       {"lower", q.lower},
                       {"upper", q.upper},
-                      {"sowings", s}});
+                      {"sowings", s},
+                      {"turns", t}});
   }
   j["points"] = points;
   return j;

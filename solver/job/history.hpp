@@ -6,9 +6,10 @@
 // point is recorded at the start and whenever the bounds of the position or of a first
 // sowing move: the unit, its run, the run time so far (the runs' lengths, gaps between runs
 // left out), the worker time so far (the units' seconds summed), and the bounds as
-// South-minus-North margins. A first sowing's bounds are those its board's node gives (the
-// tree as now: before the root was expanded, the sowing's board was not yet in the tree, and
-// its bounds are what the units on it proved since).
+// South-minus-North margins, and those of each first sowing and each first turn (first_turns in
+// job.hpp: "1-3" is sowing 1, an extra turn, then 3). Their bounds are those their boards' nodes
+// give in the tree as it is now: before the root was expanded, a sowing's board was not yet in
+// the tree, and its bounds are what the units on it proved since.
 #pragma once
 
 #include <cstdint>
@@ -28,12 +29,17 @@ struct HistoryPoint {
   std::uint64_t units = 0;                      // units applied
   int lower = 0, upper = 0;                     // the position's bounds, South minus North
   std::vector<int> sowing_lower, sowing_upper;  // each first sowing's (JobHistory::sowing_pits)
+  std::vector<int> turn_lower, turn_upper;      // each first turn's (JobHistory::turns)
 };
 
 struct JobHistory {
   std::filesystem::path dir;
   JobSpec spec;
   std::vector<int> sowing_pits;  // the first sowings the tree holds (0-based pits)
+  // The first turns the tree reaches (0-based pits each); `turn_complete[i]` false: the turn
+  // goes on past the tree, and its bounds are the prefix's.
+  std::vector<std::vector<int>> turns;
+  std::vector<bool> turn_complete;
   std::vector<HistoryPoint> points;
 };
 

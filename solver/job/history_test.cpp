@@ -44,11 +44,34 @@ TEST_CASE("job history: bounds narrow from the seeds' to the job's, over two run
       CHECK(b.sowing_lower[s] >= a.sowing_lower[s]);
       CHECK(b.sowing_upper[s] <= a.sowing_upper[s]);
     }
+    REQUIRE(b.turn_lower.size() == h.turns.size());
+    for (std::size_t t = 0; t < h.turns.size(); ++t) {
+      CHECK(b.turn_lower[t] >= a.turn_lower[t]);
+      CHECK(b.turn_upper[t] <= a.turn_upper[t]);
+    }
     second_run = second_run || b.run == 2;
   }
   CHECK(second_run);
   CHECK(h.points.back().run_seconds <= st.totals.run_seconds + 1e-6);
+  // The first turns are those status lists, and end at its bounds: sowing 2 (0-based 1) gives an
+  // extra turn here, so the turns "2-x" are in the tree once it is expanded.
+  REQUIRE(h.turns.size() == st.turns.size());
+  bool through_extra_turn = false;
+  for (std::size_t t = 0; t < h.turns.size(); ++t) {
+    CHECK(h.turns[t] == st.turns[t].pits);
+    CHECK(h.turn_complete[t] == st.turns[t].complete_turn);
+    CHECK(h.points.back().turn_lower[t] == st.turns[t].lower);
+    CHECK(h.points.back().turn_upper[t] == st.turns[t].upper);
+    through_extra_turn = through_extra_turn || h.turns[t].size() > 1;
+  }
+  CHECK(through_extra_turn);
+  for (std::size_t s = 0; s < 4; ++s) {
+    CHECK(h.points.back().sowing_lower[s] == st.sowings[s].lower);
+    CHECK(h.points.back().sowing_upper[s] == st.sowings[s].upper);
+  }
   const api::Json j = job::to_json(h);
   CHECK(j["points"].size() == h.points.size());
   CHECK(j["sowings"] == api::Json::array({1, 2, 3, 4}));
+  CHECK(j["turns"].size() == h.turns.size());
+  CHECK(j["points"].back()["turns"].size() == h.turns.size());
 }

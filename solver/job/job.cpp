@@ -66,6 +66,34 @@ RunSummary run_local_job(const fs::path& dir, LocalRun config) {
   return run_job(store, pool, run);
 }
 
+FirstTurns first_turns(const TopTree& tree, const Position& p) {
+  FirstTurns out;
+  std::vector<int> pits;
+  // `banked`: the seeds the turn's sowings so far put in the mover's store.
+  const std::function<void(int, int, int)> walk = [&](int id, int banked, int depth) {
+    for (const TopEdge& e : tree.node(id).edges) {
+      pits.push_back(e.pit);
+      const TopNode& c = tree.node(e.child);
+      const auto [through_lo, through_hi] = tree.bounds_through(e);
+      FirstTurn t;
+      t.pits = pits;
+      t.node = e.child;
+      t.extra_turn = e.extra_turn;
+      std::tie(t.lower, t.upper) = margins(p, banked + through_lo, banked + through_hi);
+      if (depth == 0) out.sowings.push_back(t);
+      if (e.extra_turn && c.expanded && !c.terminal) {
+        walk(e.child, banked + e.stored, depth + 1);
+      } else {
+        t.complete_turn = !e.extra_turn || c.terminal;
+        out.turns.push_back(t);
+      }
+      pits.pop_back();
+    }
+  };
+  walk(0, 0, 0);
+  return out;
+}
+
 JobStatus job_status(const fs::path& dir) {
   JobStatus st;
   st.dir = dir;
@@ -114,33 +142,19 @@ JobStatus job_status(const fs::path& dir) {
         }
     }
   };
-  // First sowings, and first turns where the tree reaches: a turn goes on through extra turns.
-  const std::function<void(int, std::vector<int>&, int, int)> turns = [&](int id, std::vector<int>& pits, int banked,
-                                                                          int depth) {
-    const TopNode& n = tree.node(id);
-    for (const TopEdge& e : n.edges) {
-      pits.push_back(e.pit);
-      const TopNode& c = tree.node(e.child);
-      const auto [through_lo, through_hi] = tree.bounds_through(e);
-      const int lo = banked + through_lo, hi = banked + through_hi;
-      BoundsRow row;
-      row.pits = pits;
-      row.extra_turn = e.extra_turn;
-      std::tie(row.lower, row.upper) = margins(p, lo, hi);
-      const bool turn_goes_on = e.extra_turn && c.expanded && !c.terminal;
-      if (depth == 0 || !turn_goes_on) add_work_below(e.child, row);  // a row shown
-      if (depth == 0) st.sowings.push_back(row);
-      if (turn_goes_on) {
-        turns(e.child, pits, banked + e.stored, depth + 1);
-      } else {
-        row.complete_turn = !e.extra_turn || c.terminal;
-        st.turns.push_back(row);
-      }
-      pits.pop_back();
-    }
+  const FirstTurns ft = first_turns(tree, p);
+  const auto row_of = [&](const FirstTurn& t) {
+    BoundsRow row;
+    row.pits = t.pits;
+    row.extra_turn = t.extra_turn;
+    row.complete_turn = t.complete_turn;
+    row.lower = t.lower;
+    row.upper = t.upper;
+    add_work_below(t.node, row);
+    return row;
   };
-  std::vector<int> pits;
-  turns(0, pits, 0, 0);
+  for (const FirstTurn& t : ft.sowings) st.sowings.push_back(row_of(t));
+  for (const FirstTurn& t : ft.turns) st.turns.push_back(row_of(t));
   // Goals: the root and, for the openings, every board reached by a first sowing and, through
   // extra turns, by a complete first turn.
   std::set<int> goal_nodes{0};

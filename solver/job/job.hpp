@@ -15,6 +15,7 @@
 #include "solver/api/session.hpp"
 #include "solver/job/front_end.hpp"
 #include "solver/job/job_store.hpp"
+#include "solver/job/top_tree.hpp"
 
 namespace kalah::job {
 
@@ -23,6 +24,22 @@ std::string host_name();
 
 // A remainder-value interval [lower, upper] of p's board as South-minus-North margins.
 std::pair<int, int> margins(const Position& p, int lower, int upper);
+
+// The first sowings of the tree's position and its first turns: a turn goes on through extra
+// turns as far as the tree is expanded, so "1-3" is sowing 1 then 3. Each with the bounds the
+// tree gives it now, as South-minus-North margins (what the turn banks plus its board's bounds).
+struct FirstTurn {
+  std::vector<int> pits;      // the turn's sowings (0-based)
+  int node = 0;               // the board after the last of them
+  bool extra_turn = false;    // the last sowing gives another turn
+  bool complete_turn = true;  // false: the turn goes on but the tree does not (a prefix's bounds)
+  int lower = 0, upper = 0;   // South-minus-North margins
+};
+struct FirstTurns {
+  std::vector<FirstTurn> sowings;  // one a first sowing, in pit order
+  std::vector<FirstTurn> turns;    // one a first turn the tree reaches, in pit order
+};
+FirstTurns first_turns(const TopTree& tree, const Position& p);
 
 // Creates the job in `dir` (api::ConfigError for a position no job can take).
 void init_job(const std::filesystem::path& dir, const JobSpec& spec);
