@@ -116,19 +116,20 @@ SolveReport solve_from(const Position& position, const Rules& rules, const Oracl
 SolveReport solve(Session& session, const Position& position, bool value_only) {
   session.check_fits(position);
   search::Solver& solver = session.solver();
+  solver.forget_first_guess();  // a value from the book searches nothing
   Meter meter(session);
   bool value_known = false;
   auto on_value = [&](SolveReport& r) {
     value_known = true;
     r.stats.value_seconds = meter.seconds();
     r.stats.value_nodes = meter.nodes();
-    r.stats.first_guess = solver.first_guess();
+    r.stats.first_guess = solver.first_guess().value_or(search::Estimate{});
     r.stats.deepening_depth = solver.deepening_depth();
   };
   SolveReport r =
       solve_from(position, session.rules(), session.oracle(), session.best_sowings_function(), value_only, on_value);
   if (!value_known) {  // interrupted before the value: the root's last guess
-    r.stats.first_guess = solver.first_guess();
+    r.stats.first_guess = solver.first_guess().value_or(search::Estimate{});
     r.stats.deepening_depth = solver.deepening_depth();
   }
   meter.fill(r.stats);

@@ -265,9 +265,19 @@ TEST_CASE("book: sessions with a book answer what they answer without it", "[boo
     const api::ExploreReport e = api::explore(booked, start);
     for (const api::ExploreMove& m : e.moves)
       CHECK((m.source == api::ValueSource::book || m.source == api::ValueSource::end));
+    // After a search that left a first guess, the book's answer reports none (not the last one).
+    bool guessed = false;
+    for (const Position& p : test::random_positions(4, 3, rules, 30, 8, 6)) {
+      (void)api::solve(booked, p, true);
+      if ((guessed = booked.solver().first_guess().has_value())) break;
+    }
+    REQUIRE(guessed);
     const api::SolveReport s = api::solve(booked, start, true);
     CHECK(s.stats.book_hits == 1);
     CHECK(s.stats.nodes == 0);
+    CHECK(s.stats.first_guess.value == 0);
+    CHECK(s.stats.first_guess.depth == 0);
+    CHECK(s.stats.deepening_depth == 0);
   }
 }
 

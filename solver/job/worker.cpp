@@ -85,7 +85,7 @@ UnitOutcome answer(search::Solver& solver, std::atomic<bool>& cancel, const Unit
       out.lower = e.lower;
       out.upper = e.upper;
       out.over_budget = budget.expired();
-      if (!unit.test) out.guess = solver.first_guess().value;
+      if (!unit.test && solver.first_guess()) out.guess = solver.first_guess()->value;
     }
   }
   cancel.store(false);

@@ -56,9 +56,15 @@ TEST_CASE("search: values with the estimated first guess equal the reference sol
       search::Solver plain(g.m, rules, 2 * g.m * g.n, without);
       const int v = ref.value(b);
       CHECK(estimated.value(b) == v);
-      CHECK(estimated.first_guess().depth > 0);
+      REQUIRE(estimated.first_guess());
+      CHECK(estimated.first_guess()->depth > 0);
       CHECK(plain.value(b) == v);
-      CHECK(plain.first_guess().depth == 0);
+      REQUIRE(plain.first_guess());
+      CHECK(plain.first_guess()->depth == 0);
+      // Asked again, the table knows the value: no pass, so no guess (not the last one's).
+      CHECK(estimated.value(b) == v);
+      CHECK(!estimated.first_guess());
+      CHECK(estimated.deepening_depth() == 0);
       CHECK(estimated.best_sowings(b) == ref.best_pits(b));
     }
   }

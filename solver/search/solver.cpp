@@ -269,6 +269,7 @@ std::vector<int> Solver::best_sowings(const Board& b) {
 }
 
 int Solver::value(const Board& b) {
+  forget_first_guess();
   const int m = ctx_.pits;
   int remainder = 0;
   if (is_terminal(b, m, ctx_.rules.end, remainder)) return remainder;
@@ -286,7 +287,6 @@ int Solver::value(const Board& b) {
     first = estimate_value(b, m, k, ctx_.rules, *ctx_.sowing, ctx_.probe, options_.estimate_nodes);
   int guess = std::clamp(base::round_down(first.value, k), lo, hi);
   if (lo < hi) first_guess_ = first;
-  deepening_depth_ = 0;
   // Iterative deepening only with a database: without one (small boards, the bench's games)
   // the shallow passes cost more than their move ordering saves (relay(5,3): 0.64 M nodes
   // without them, 4.65 M with them).
@@ -296,7 +296,7 @@ int Solver::value(const Board& b) {
     lo = std::max(lo, lo_now);
     hi = std::min(hi, hi_now);
     guess = std::clamp(base::round_down(estimate, k), lo, hi);
-    first_guess_.value = guess;
+    first_guess_->value = guess;
   }
   const std::uint64_t nodes0 = nodes();
   while (lo < hi) {

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -126,12 +127,19 @@ class Solver {
   int threads() const { return threads_; }
   std::uint64_t nodes() const;                      // nodes searched so far, all threads, all calls
   std::uint64_t passes() const { return passes_; }  // MTD(f) passes so far
-  // The first guess of the exact passes of the latest value() call that searched (the last
+  // The first guess of the exact passes of the latest value() call (the last
   // iterative-deepening estimate when there was one), and the depth-limited estimate that
-  // started it (depth 0: none).
-  const Estimate& first_guess() const { return first_guess_; }
+  // started it (depth 0: none). None when that call ran no pass (a terminal or database board,
+  // bounds the table had already closed, a cancel before the first pass) and after
+  // forget_first_guess(): a caller never reads another board's guess as this one's.
+  const std::optional<Estimate>& first_guess() const { return first_guess_; }
   // The deepest iteration of the iterative deepening of the latest value() call (0: none).
   int deepening_depth() const { return deepening_depth_; }
+  // Clears both, for a caller whose next value may come from elsewhere (a book).
+  void forget_first_guess() {
+    first_guess_.reset();
+    deepening_depth_ = 0;
+  }
   // The table's size reached so far, entries, and entries in use (a scan); a shared table's
   // are read while no member can grow it.
   std::size_t table_bytes() const;
@@ -171,7 +179,7 @@ class Solver {
   std::uint64_t passes_ = 0;
   SolverOptions options_;
   bool table_capped_ = false;
-  Estimate first_guess_;
+  std::optional<Estimate> first_guess_;
   int deepening_depth_ = 0;
 };
 
