@@ -31,3 +31,14 @@ TEST_CASE("busy table: a later mark in the same slot replaces the earlier one", 
   busy.leave(h, 1);
   CHECK_FALSE(busy.busy_elsewhere(h, 0));
 }
+
+TEST_CASE("busy table: searcher ids past 8 bits are told apart (many workers on one table)", "[search]") {
+  BusyTable busy;
+  const std::uint64_t h = BusyTable::hash(987654321, 4242);
+  busy.enter(h, 300);
+  CHECK(busy.busy_elsewhere(h, 300 - 256));  // an id that 8 bits would have confused with 300
+  CHECK_FALSE(busy.busy_elsewhere(h, 300));
+  busy.enter(h, BusyTable::kMarks - 1);
+  CHECK(busy.busy_elsewhere(h, 300));
+  CHECK_FALSE(busy.busy_elsewhere(h, BusyTable::kMarks - 1));
+}
