@@ -90,9 +90,9 @@ Json to_json(const SolveReport& r) {
   j["threads"] = s.threads;
   if (search) {
     j["passes"] = s.passes;
-    j["first_guess"] = s.first_guess.value;
-    j["estimate_depth"] = s.first_guess.depth;
-    j["estimate_nodes"] = s.first_guess.nodes;
+    j["first_guess"] = s.first_guess ? Json(s.first_guess->value) : Json(nullptr);
+    j["estimate_depth"] = s.first_guess ? s.first_guess->depth : 0;
+    j["estimate_nodes"] = s.first_guess ? s.first_guess->nodes : std::uint64_t(0);
     j["deepening_depth"] = s.deepening_depth;
     j["table_bytes"] = s.table_bytes;
     j["table_max_bytes"] = s.table_max_bytes;

@@ -123,13 +123,13 @@ SolveReport solve(Session& session, const Position& position, bool value_only) {
     value_known = true;
     r.stats.value_seconds = meter.seconds();
     r.stats.value_nodes = meter.nodes();
-    r.stats.first_guess = solver.first_guess().value_or(search::Estimate{});
+    r.stats.first_guess = solver.first_guess();
     r.stats.deepening_depth = solver.deepening_depth();
   };
   SolveReport r =
       solve_from(position, session.rules(), session.oracle(), session.best_sowings_function(), value_only, on_value);
   if (!value_known) {  // interrupted before the value: the root's last guess
-    r.stats.first_guess = solver.first_guess().value_or(search::Estimate{});
+    r.stats.first_guess = solver.first_guess();
     r.stats.deepening_depth = solver.deepening_depth();
   }
   meter.fill(r.stats);

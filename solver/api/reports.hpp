@@ -32,9 +32,9 @@ struct SearchStats {
   double value_seconds = 0;       // to the root's value alone
   std::uint64_t value_nodes = 0;
   int threads = 1;
-  std::uint64_t passes = 0;      // null-window passes
-  search::Estimate first_guess;  // MTD(f)'s first guess at the root
-  int deepening_depth = 0;       // the root's deepest iterative-deepening iteration (0: none)
+  std::uint64_t passes = 0;                     // null-window passes
+  std::optional<search::Estimate> first_guess;  // MTD(f)'s first guess at the root (none: no pass ran)
+  int deepening_depth = 0;                      // the root's deepest iterative-deepening iteration (0: none)
   std::uint64_t table_bytes = 0, table_entries = 0, table_used = 0;
   std::uint64_t table_max_bytes = 0;  // the most the table may grow to (--tt-memory, capped)
   bool table_capped = false;          // smaller than asked: the problem has fewer boards

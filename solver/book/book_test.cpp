@@ -275,8 +275,8 @@ TEST_CASE("book: sessions with a book answer what they answer without it", "[boo
     const api::SolveReport s = api::solve(booked, start, true);
     CHECK(s.stats.book_hits == 1);
     CHECK(s.stats.nodes == 0);
-    CHECK(s.stats.first_guess.value == 0);
-    CHECK(s.stats.first_guess.depth == 0);
+    CHECK(!s.stats.first_guess);
+    CHECK(!booked.solver().first_guess());
     CHECK(s.stats.deepening_depth == 0);
   }
 }

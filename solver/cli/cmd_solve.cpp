@@ -61,19 +61,23 @@ void print_text(const api::SolveReport& r) {
   if (s.solver == "reference") {
     std::cout << "nodes     " << s.nodes << "  (reference solver)\n";
   } else {
-    const search::Estimate& guess = s.first_guess;
     std::cout << "nodes     " << s.nodes << "  (" << static_cast<unsigned long long>(s.nodes_per_second())
               << " nodes/s, " << s.passes << " MTD(f) passes";
     if (!(r.interrupted && r.lower < r.upper))
       std::cout << "; the value alone: " << s.value_nodes << " nodes, " << s.value_seconds << " s";
-    std::cout << ")\n"
-              << "guess     " << signed_value(guess.value) << "  (MTD(f)'s first guess for the root's remainder value"
-              << (s.deepening_depth ? ": iterative deepening to " + std::to_string(s.deepening_depth) + " sowings"
-                  : guess.depth     ? ": an estimate " + std::to_string(guess.depth) + " sowings deep, " +
-                                      std::to_string(guess.nodes) + " nodes"
-                                : "")
-              << ")\n"
-              << "threads   " << s.threads << "\n"
+    std::cout << ")\n";
+    if (const std::optional<search::Estimate>& guess = s.first_guess)
+      std::cout << "guess     " << signed_value(guess->value)
+                << "  (MTD(f)'s first guess for the root's remainder value"
+                << (s.deepening_depth ? ": iterative deepening to " + std::to_string(s.deepening_depth) + " sowings"
+                    : guess->depth    ? ": an estimate " + std::to_string(guess->depth) + " sowings deep, " +
+                                         std::to_string(guess->nodes) + " nodes"
+                                   : "")
+                << ")\n";
+    else
+      std::cout << "guess     none  (no MTD(f) pass ran: the game is over, or the book, the database or the table knew "
+                   "the value)\n";
+    std::cout << "threads   " << s.threads << "\n"
               << "table     " << s.table_used << " of " << s.table_entries << " entries used ("
               << byte_text(s.table_bytes)
               << (s.table_bytes < s.table_max_bytes ? ", grown as needed, at most " + byte_text(s.table_max_bytes) : "")

@@ -25,8 +25,9 @@ JobHistory job_history(const std::filesystem::path& dir) {
   }
   TopTree tree = stored.skeleton();
   const Position& p = h.spec.position;
-  for (const FirstTurn& t : first_turns(tree, p).sowings) h.sowing_pits.push_back(t.pits.front());
-  for (const FirstTurn& t : first_turns(tree, p).turns) {
+  const FirstTurns shape = first_turns(tree, p);  // the rows: the tree's shape does not change below
+  for (const FirstTurn& t : shape.sowings) h.sowing_pits.push_back(t.pits.front());
+  for (const FirstTurn& t : shape.turns) {
     h.turns.push_back(t.pits);
     h.turn_complete.push_back(t.complete_turn);
   }

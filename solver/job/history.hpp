@@ -3,8 +3,8 @@
 //
 // The top tree's boards and expansions are taken as they are now (TopTree::skeleton), and the
 // units are applied in the order the store numbered them (the order they were committed). A
-// point is recorded at the start and whenever the bounds of the position or of a first
-// sowing move: the unit, its run, the run time so far (the runs' lengths, gaps between runs
+// point is recorded at the start and whenever the bounds of the position, of a first sowing
+// or of a first turn move: the unit, its run, the run time so far (the runs' lengths, gaps between runs
 // left out), the worker time so far (the units' seconds summed), and the bounds as
 // South-minus-North margins, and those of each first sowing and each first turn (first_turns in
 // job.hpp: "1-3" is sowing 1, an extra turn, then 3). Their bounds are those their boards' nodes

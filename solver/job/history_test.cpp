@@ -65,6 +65,8 @@ TEST_CASE("job history: bounds narrow from the seeds' to the job's, over two run
     through_extra_turn = through_extra_turn || h.turns[t].size() > 1;
   }
   CHECK(through_extra_turn);
+  REQUIRE(st.sowings.size() == 4);
+  REQUIRE(h.points.back().sowing_lower.size() == 4);
   for (std::size_t s = 0; s < 4; ++s) {
     CHECK(h.points.back().sowing_lower[s] == st.sowings[s].lower);
     CHECK(h.points.back().sowing_upper[s] == st.sowings[s].upper);

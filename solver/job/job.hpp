@@ -1,5 +1,6 @@
 // solver/job/job.hpp — the proof job's entry points (kalah job init / run / status): create a
-// job, run it with worker threads in this process, and report where it stands. The MPI run
+// job, run it with worker threads in this process, and report where it stands; and the tree's
+// first sowings and turns with their bounds (first_turns, for status and history). The MPI run
 // (solver/mpi/mpi_job.hpp) shares the front end and the status.
 #pragma once
 
@@ -29,11 +30,12 @@ std::pair<int, int> margins(const Position& p, int lower, int upper);
 // turns as far as the tree is expanded, so "1-3" is sowing 1 then 3. Each with the bounds the
 // tree gives it now, as South-minus-North margins (what the turn banks plus its board's bounds).
 struct FirstTurn {
-  std::vector<int> pits;      // the turn's sowings (0-based)
-  int node = 0;               // the board after the last of them
-  bool extra_turn = false;    // the last sowing gives another turn
-  bool complete_turn = true;  // false: the turn goes on but the tree does not (a prefix's bounds)
-  int lower = 0, upper = 0;   // South-minus-North margins
+  std::vector<int> pits;    // the turn's sowings (0-based)
+  int node = 0;             // the board after the last of them
+  bool extra_turn = false;  // the last sowing gives another turn
+  // False: the turn goes on but the tree does not (the prefix's bounds). Always true in `sowings`.
+  bool complete_turn = true;
+  int lower = 0, upper = 0;  // South-minus-North margins
 };
 struct FirstTurns {
   std::vector<FirstTurn> sowings;  // one a first sowing, in pit order

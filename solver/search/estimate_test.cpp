@@ -3,6 +3,8 @@
 // the reference solver and against the solver without it).
 #include "testing/catch.hpp"
 
+#include <atomic>
+
 #include "solver/base/board_index.hpp"
 #include "solver/search/estimate.hpp"
 #include "solver/search/solver.hpp"
@@ -68,4 +70,22 @@ TEST_CASE("search: values with the estimated first guess equal the reference sol
       CHECK(estimated.best_sowings(b) == ref.best_pits(b));
     }
   }
+}
+
+TEST_CASE("search: a value call cancelled before its first pass reports no first guess", "[search]") {
+  // A job worker records the guess of a unit it stopped; the guess must be this board's, never
+  // the one of the board searched before.
+  const Rules rules = Rules::preset("standard");
+  std::atomic<bool> cancel{false};
+  search::SolverOptions options;
+  options.table_bytes = std::size_t(16) << 20;
+  options.cancel = &cancel;
+  search::Solver solver(3, rules, 30, options);
+  (void)solver.value(test::start_board(3, 5));
+  REQUIRE(solver.first_guess());
+  CHECK(solver.first_guess()->depth > 0);
+  cancel.store(true);
+  CHECK_THROWS_AS(solver.value(test::start_board(3, 4)), search::Interrupted);
+  CHECK(!solver.first_guess());
+  CHECK(solver.deepening_depth() == 0);
 }

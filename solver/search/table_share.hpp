@@ -44,7 +44,7 @@ class TableShare {
   int doublings() const { return doublings_.load(std::memory_order_relaxed); }
 
   // A Solver joins with its stop flag (set to make its searchers unwind) and thread count;
-  // returns the busy-mark id of its first searcher (busy_table.hpp: ids below 255, reused
+  // returns the busy-mark id of its first searcher (busy_table.hpp: ids below 65535, reused
   // beyond that, which at worst costs lost work). Throws std::invalid_argument when the
   // Solver would key boards differently.
   int join(std::atomic<bool>* stop, int threads, int pits, int max_seeds, const Rules& rules);
