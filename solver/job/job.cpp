@@ -145,11 +145,7 @@ JobStatus job_status(const fs::path& dir) {
   const FirstTurns ft = first_turns(tree, p);
   const auto row_of = [&](const FirstTurn& t) {
     BoundsRow row;
-    row.pits = t.pits;
-    row.extra_turn = t.extra_turn;
-    row.complete_turn = t.complete_turn;
-    row.lower = t.lower;
-    row.upper = t.upper;
+    static_cast<FirstTurn&>(row) = t;
     add_work_below(t.node, row);
     return row;
   };

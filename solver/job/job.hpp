@@ -60,11 +60,7 @@ struct LocalRun {
 RunSummary run_local_job(const std::filesystem::path& dir, LocalRun config);
 
 // Where a job stands (kalah job status).
-struct BoundsRow {
-  std::vector<int> pits;  // a first sowing, or a first turn's sowings (0-based)
-  bool extra_turn = false;
-  bool complete_turn = true;  // false: the turn goes on but the tree does not (bounds of the prefix)
-  int lower = 0, upper = 0;   // South-minus-North margins
+struct BoundsRow : FirstTurn {
   // The work on the row's board and below it in the tree (a board reached by several rows
   // counts in each): units, those answered, their search nodes and worker seconds.
   std::uint64_t units = 0, answered = 0, nodes = 0;
