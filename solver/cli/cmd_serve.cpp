@@ -28,7 +28,8 @@ int run_serve(const Args& args) {
       ("tt-memory", po::value<std::string>()->default_value("256M"), "each rule set's table, shared by its searches")
       ("memory", po::value<std::string>(), "memory for the database's table and the database together (default: physical memory)")
       ("max-seconds", po::value<double>()->default_value(3.0), "a request's search budget: past it the answer holds bounds")
-      ("max-rule-sets", po::value<int>()->default_value(8), "rule sets (pits and rules) with sessions open at once");
+      ("max-rule-sets", po::value<int>()->default_value(8), "rule sets (pits and rules) with sessions open at once")
+      ("queue", po::value<int>()->default_value(64), "connections waiting for a thread; past them the server stops accepting until one frees");
   // clang-format on
   po::variables_map vm;
   if (!parse_command("serve", "[--db DIR] [--book FILE] [--bind ADDR] [--port P] [--threads T] [--max-seconds S]",
@@ -51,13 +52,15 @@ int run_serve(const Args& args) {
     throw UsageError("--max-seconds must be above 0 and at most 86400");
   config.max_pools = vm["max-rule-sets"].as<int>();
   if (config.max_pools < 1 || config.max_pools > 64) throw UsageError("--max-rule-sets must be 1..64");
+  const int queue = vm["queue"].as<int>();
+  if (queue < 1 || queue > 65536) throw UsageError("--queue must be 1..65536");
   const int port = vm["port"].as<int>();
   if (port < 0 || port > 65535) throw UsageError("--port must be 0..65535");
   const std::string address = vm["bind"].as<std::string>();
 
   serve::Explorer explorer(config);
   // Connection threads: the searches of a few rule sets at once, plus room for page loads.
-  serve::HttpServer server(explorer, 2 * config.workers + 4);
+  serve::HttpServer server(explorer, 2 * config.workers + 4, queue);
   const int bound = server.bind(address, port);
   std::cerr << "kalah serve: listening on http://" << address << ":" << bound << "/ ("
             << (config.database_dir.empty() ? std::string("no database") : "database " + config.database_dir) << ", "

@@ -37,7 +37,7 @@ TEST_CASE("cli serve: listens where it says, answers, and stops on Ctrl-C", "[cl
   CHECK(exit_code == 130);
 
   for (const char* bad : {"serve --port 70000", "serve --max-seconds 0", "serve --threads -1", "serve --db-seeds 200",
-                          "serve --tt-memory lots", "serve --bogus"}) {
+                          "serve --queue 0", "serve --tt-memory lots", "serve --bogus"}) {
     INFO(bad);
     const auto r = run_kalah(bad);
     CHECK(r.exit_code == 2);

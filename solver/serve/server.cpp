@@ -3,10 +3,12 @@
 #include <httplib.h>
 
 #include <algorithm>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
 #include "solver/api/report_json.hpp"
+#include "solver/serve/connection_pool.hpp"
 #include "solver/serve/page.hpp"
 
 namespace kalah::serve {
@@ -27,16 +29,35 @@ std::string error_body(const std::string& message) {
   return api::json_text(j);
 }
 
+// httplib's task queue over a ConnectionPool (httplib deletes it when listen ends).
+class PoolQueue : public httplib::TaskQueue {
+ public:
+  explicit PoolQueue(std::shared_ptr<ConnectionPool> pool) : pool_(std::move(pool)) {}
+  void enqueue(std::function<void()> fn) override { pool_->enqueue(std::move(fn)); }
+  void shutdown() override { pool_->shutdown(); }
+
+ private:
+  std::shared_ptr<ConnectionPool> pool_;
+};
+
 }  // namespace
 
 struct HttpServer::Impl {
   httplib::Server http;
+  std::mutex pool_mutex;
+  std::shared_ptr<ConnectionPool> pool;  // the running listen's, for stop()
 };
 
-HttpServer::HttpServer(Explorer& explorer, int threads) : impl_(std::make_unique<Impl>()) {
+HttpServer::HttpServer(Explorer& explorer, int threads, int queue) : impl_(std::make_unique<Impl>()) {
   httplib::Server& http = impl_->http;
   const int n = std::max(threads, 1);
-  http.new_task_queue = [n] { return new httplib::ThreadPool(static_cast<std::size_t>(n)); };
+  const int q = std::max(queue, 1);
+  http.new_task_queue = [impl = impl_.get(), n, q] {
+    auto pool = std::make_shared<ConnectionPool>(n, q);
+    std::lock_guard lock(impl->pool_mutex);
+    impl->pool = pool;
+    return new PoolQueue(pool);
+  };
   http.set_payload_max_length(4096);
   http.set_read_timeout(10, 0);
   http.set_write_timeout(10, 0);
@@ -107,6 +128,11 @@ int HttpServer::bind(const std::string& address, int port) {
 void HttpServer::run() { impl_->http.listen_after_bind(); }
 
 void HttpServer::stop() {
+  {
+    // A listener blocked on a full wait list would not see the stop until a place frees.
+    std::lock_guard lock(impl_->pool_mutex);
+    if (impl_->pool) impl_->pool->stop_waiting();
+  }
   if (impl_->http.is_running()) impl_->http.stop();
 }
 

@@ -19,8 +19,10 @@ namespace kalah::serve {
 
 class HttpServer {
  public:
-  // Serves `explorer` (which must outlive the server) with `threads` connection threads.
-  HttpServer(Explorer& explorer, int threads);
+  // Serves `explorer` (which must outlive the server) with `threads` connection threads and
+  // up to `queue` accepted connections waiting for one (connection_pool.hpp); beyond that the
+  // server stops accepting until a place frees.
+  HttpServer(Explorer& explorer, int threads, int queue);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;

@@ -2,7 +2,7 @@
 // the reference solver's values for every value rule set (with and without a database),
 // holds bounds past its budget, refuses bad input with 400 and a one-line reason, unknown
 // paths with 404, other methods with 405, never serves a file, and answers concurrent
-// requests exactly.
+// requests exactly, also past its connection wait list.
 #include "testing/catch.hpp"
 
 #include <httplib.h>
@@ -28,7 +28,7 @@ namespace {
 // A server of `explorer` on a free port, stopped at the end of the scope.
 class Running {
  public:
-  explicit Running(serve::Explorer& explorer) : server_(explorer, 8) {
+  explicit Running(serve::Explorer& explorer, int threads = 8, int queue = 64) : server_(explorer, threads, queue) {
     port_ = server_.bind("127.0.0.1", 0);
     thread_ = std::thread([this] { server_.run(); });
   }
@@ -318,6 +318,35 @@ TEST_CASE("serve: concurrent requests share the table and are answered exactly",
         status[i] = res->status;
         answers[i] = Json::parse(res->body);
       }
+    });
+  }
+  for (auto& t : clients) t.join();
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    INFO(positions[i].to_text());
+    REQUIRE(status[i] == 200);
+    check_answer(answers[i], positions[i], rules);
+  }
+}
+
+TEST_CASE("serve: clients past the connection wait list wait and are all answered", "[serve]") {
+  serve::ExplorerConfig c = small_config();
+  c.workers = 1;
+  serve::Explorer explorer(c);
+  Running server(explorer, 1, 1);  // one connection served, one waiting, the rest in the backlog
+  const Rules rules;
+  const std::vector<Position> positions = test::random_positions(4, 3, rules, 12, 23, 25);
+  std::vector<Json> answers(positions.size());
+  std::vector<int> status(positions.size(), 0);
+  std::vector<std::thread> clients;
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    clients.emplace_back([&, i] {
+      httplib::Client client("127.0.0.1", server.port());
+      client.set_connection_timeout(60, 0);
+      client.set_read_timeout(60, 0);
+      const auto res = client.Get(("/api/v1/solve?position=" + escaped(positions[i].to_text())).c_str());
+      if (!res) return;
+      status[i] = res->status;
+      answers[i] = Json::parse(res->body);
     });
   }
   for (auto& t : clients) t.join();
