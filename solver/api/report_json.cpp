@@ -228,7 +228,8 @@ Json database_json(const std::string& dir, const DbScan& scan) {
                       {"bytes", l.bytes},
                       {"blocks", l.header.blocks},
                       {"format_version", l.header.version},
-                      {"bits_per_board", l.header.bits_per_board()}});
+                      {"bits_per_board", l.header.bits_per_board()},
+                      {"program", l.program.empty() ? Json(nullptr) : Json(l.program)}});
   }
   Json j;
   j["directory"] = dir;

@@ -279,6 +279,9 @@ int run_info(const Args& args) {
               << (s.level > max_seeds ? "a build to " + std::to_string(s.level) + " seeds reuses them"
                                       : std::string("left over; a build removes them"))
               << ")\n";
+  std::vector<std::pair<int, std::string>> built_by;
+  for (const DbLevelInfo& l : levels) built_by.emplace_back(l.level, l.program);
+  std::cout << "built by     " << programs_text(built_by, "level", "..") << "\n";
   std::cout << "pits         " << h0.pits << "\n"
             << "rules        " << rules_text(h0.rules) << "\n"
             << "levels       0.." << max_seeds << "\n"

@@ -174,6 +174,18 @@ int run_run(const Args& args) {
   return 0;
 }
 
+// The programs that ran the job's runs and made its checks: "not recorded (runs 1-9),
+// 42430228be27 (run 10); checks: not recorded 166, 42430228be27 12".
+std::string job_programs_text(const job::JobStatus& st) {
+  std::vector<std::pair<int, std::string>> ran_by;
+  for (const job::RunRecord& r : st.runs) ran_by.emplace_back(r.id, r.program);
+  std::string checks;
+  for (const auto& [program, n] : st.check_programs)
+    checks += (checks.empty() ? "; checks: " : ", ") + (program.empty() ? std::string("not recorded") : program) + " " +
+              std::to_string(n);
+  return one_line(programs_text(ran_by, "run", "-") + checks, 500);
+}
+
 // The proof as an indented tree: a line a test, each edge's pit (1-based, the mover's; * an
 // extra turn) and what decided it.
 void print_proof(const job::Proof& proof, const std::map<std::int64_t, std::string>& checked) {
@@ -281,6 +293,7 @@ int run_status(const Args& args) {
     std::cout << ", " << std::lround(static_cast<double>(st.totals.nodes) / st.totals.unit_seconds / 1e3)
               << " k nodes/s a worker";
   std::cout << "\n";
+  if (!st.runs.empty()) std::cout << "programs  " << job_programs_text(st) << "\n";
   if (!st.checked.empty())
     std::cout << "checks    " << st.checked.size() << " units solved again by kalah job verify --record ("
               << st.check_records << " tries): " << st.checked_count("confirmed") << " confirmed, "

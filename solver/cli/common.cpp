@@ -154,6 +154,22 @@ std::string pits_text(const std::vector<int>& pits, const char* separator) {
   return s;
 }
 
+std::string programs_text(const std::vector<std::pair<int, std::string>>& made_by, const std::string& noun,
+                          const char* range) {
+  std::string out;
+  for (std::size_t i = 0; i < made_by.size();) {
+    std::size_t j = i;
+    while (j + 1 < made_by.size() && made_by[j + 1].second == made_by[i].second) ++j;
+    const std::string& program = made_by[i].second;
+    out += (out.empty() ? "" : ", ") + (program.empty() ? std::string("not recorded") : program) +
+           (i == j ? " (" + noun + " " + std::to_string(made_by[i].first) + ")"
+                   : " (" + noun + "s " + std::to_string(made_by[i].first) + range + std::to_string(made_by[j].first) +
+                         ")");
+    i = j + 1;
+  }
+  return one_line(out, 400);
+}
+
 std::string rules_text(const Rules& rules) { return rules.preset_name() + " (" + rules.describe() + ")"; }
 
 namespace {

@@ -69,6 +69,11 @@ std::string outcome_text(int margin);
 std::string rules_text(const Rules& rules);
 // 1-based pit numbers joined by `separator`: {1, 0} -> "2 1" (or "2-1" for a turn).
 std::string pits_text(const std::vector<int>& pits, const char* separator = " ");
+// Which program made each numbered thing (runs, levels), consecutive numbers of one program
+// together, in order: "not recorded (runs 1-9), 42430228be27 (run 10)". An empty program
+// reads "not recorded". `noun` is the singular ("run"); `range` joins a first and last ("-").
+std::string programs_text(const std::vector<std::pair<int, std::string>>& made_by, const std::string& noun,
+                          const char* range);
 // The note printed with every margin computed under early end.
 extern const char* const kEarlyEndNote;
 

@@ -6,6 +6,7 @@
 
 #include "engine/text.hpp"
 #include "solver/api/session.hpp"
+#include "solver/base/program_version.hpp"
 #include "solver/cli/commands.hpp"
 #include "solver/cli/common.hpp"
 #include "solver/cli/interrupt.hpp"
@@ -37,7 +38,8 @@ const Command kCommands[] = {
 void print_error(const std::string& message) { std::cerr << kalah::one_line(message, 512) << "\n"; }
 
 void print_usage(std::ostream& out) {
-  out << "Usage: kalah <command> [options]   (kalah <command> --help for its options)\n\nCommands:\n";
+  out << "Usage: kalah <command> [options]   (kalah <command> --help for its options; kalah --version)\n\n"
+         "Commands:\n";
   for (const auto& c : kCommands)
     out << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.summary << "\n";
 }
@@ -52,6 +54,10 @@ int main(int argc, char** argv) {
   const std::string name = argv[1];
   if (name == "--help" || name == "-h" || name == "help") {
     print_usage(std::cout);
+    return 0;
+  }
+  if (name == "--version" || name == "version") {
+    std::cout << "kalah " << kalah::program_version() << " (" << kalah::program_build() << ")\n";
     return 0;
   }
   const kalah::cli::Args args(argv + 2, argv + argc);

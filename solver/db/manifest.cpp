@@ -51,11 +51,14 @@ void write_manifest(const fs::path& dir, const DbManifest& m) {
   j["max_seeds"] = m.max_seeds();
   j["target_max_seeds"] = std::max(m.target_max_seeds, m.max_seeds());
   json levels = json::array();
-  for (const auto& l : m.levels)
-    levels.push_back({{"level", l.level},
-                      {"file", dbfile::level_path("", l.level).filename().string()},
-                      {"bytes", l.bytes},
-                      {"header_crc32c", l.header_crc}});
+  for (const auto& l : m.levels) {
+    json level = {{"level", l.level},
+                  {"file", dbfile::level_path("", l.level).filename().string()},
+                  {"bytes", l.bytes},
+                  {"header_crc32c", l.header_crc}};
+    if (!l.program.empty()) level["program"] = l.program;
+    levels.push_back(std::move(level));
+  }
   j["levels"] = std::move(levels);
   j[kChecksumKey] = content_crc(j);
   const std::string text = j.dump(2) + "\n";
@@ -106,6 +109,7 @@ std::optional<DbManifest> read_manifest(const fs::path& dir) {
       level.level = l.at("level").get<int>();
       level.bytes = l.at("bytes").get<std::uint64_t>();
       level.header_crc = l.at("header_crc32c").get<std::uint32_t>();
+      if (l.contains("program")) level.program = l.at("program").get<std::string>();
       if (level.level != static_cast<int>(m.levels.size()) ||
           l.at("file").get<std::string>() != dbfile::level_path("", level.level).filename().string())
         damaged(file, "levels out of order");

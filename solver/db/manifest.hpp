@@ -4,7 +4,8 @@
 // the build set out to make (a build that died part way is "incomplete", not a smaller
 // database). It names the file format version, the pit count, the rules (the fields of the level
 // header), the levels 0..S and, for each level file, its size and the CRC-32C of its header
-// bytes 0..59, and carries a CRC-32C of its own content. With it a reader can tell a missing top
+// bytes 0..59 and the program that computed it (program_version(); absent in manifests
+// written before it was recorded), and carries a CRC-32C of its own content. With it a reader can tell a missing top
 // level (or a dangling link, or a replaced file) from a smaller database.
 // docs/db-format.md describes the file.
 #pragma once
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "engine/rules.hpp"
@@ -23,6 +25,10 @@ struct DbManifest {
     int level = 0;
     std::uint64_t bytes = 0;       // file size
     std::uint32_t header_crc = 0;  // CRC-32C of the file's header bytes 0..59
+    // The kalah that computed the level's values (a reused or converted level keeps its
+    // builder's); empty: not recorded. A level finished from pair files an earlier build
+    // left carries the finishing build's.
+    std::string program;
   };
   std::uint32_t format_version = 0;  // the level files' format version
   int pits = 0;

@@ -4,6 +4,7 @@
 // before; an extension rewrites it.
 #include "testing/catch.hpp"
 
+#include "solver/base/program_version.hpp"
 #include "solver/db/database.hpp"
 #include "solver/db/format.hpp"
 #include "solver/db/manifest.hpp"
@@ -111,6 +112,7 @@ TEST_CASE("db manifest: a damaged manifest is detected", "[db][manifest][cli]") 
   build(dir.path, 3, 6);
   const auto file = manifest_path(dir.path);
   const auto original = test::read_bytes(file);
+  const DbManifest before = *read_manifest(dir.path);
   // Every single flipped byte: not JSON any more, or the checksum no longer matches.
   for (std::size_t at = 0; at < original.size(); ++at) {
     INFO("byte " << at);
@@ -131,9 +133,17 @@ TEST_CASE("db manifest: a damaged manifest is detected", "[db][manifest][cli]") 
   CHECK(r.exit_code == 1);
   CHECK(one_line(r.err));
   CHECK(r.err.find("manifest.json: damaged manifest (checksum mismatch)") != std::string::npos);
-  // A build rewrites it.
+  // A build rewrites it, with every level as before; which program computed them was in the
+  // damaged manifest only, and is not recorded any more.
   CHECK(build(dir.path, 3, 6).levels_built == 0);
-  CHECK(test::read_bytes(file) == original);
+  const DbManifest after = *read_manifest(dir.path);
+  REQUIRE(after.max_seeds() == before.max_seeds());
+  for (int k = 0; k <= before.max_seeds(); ++k) {
+    CHECK(after.levels[k].bytes == before.levels[k].bytes);
+    CHECK(after.levels[k].header_crc == before.levels[k].header_crc);
+    CHECK(before.levels[k].program == program_version());
+    CHECK(after.levels[k].program.empty());
+  }
 }
 
 TEST_CASE("db manifest: a directory without one loads as before", "[db][manifest][cli]") {
@@ -197,4 +207,39 @@ TEST_CASE("db manifest: an extension rewrites it; levels above it are not used",
   CHECK(build(dir.path, 3, 12).levels_built == 1);
   CHECK(read_manifest(dir.path)->max_seeds() == 12);
   CHECK(inspect_database(dir.path).unused_levels.empty());
+}
+
+TEST_CASE("db manifest: each level names the program that computed it; reused levels keep theirs",
+          "[db][manifest][cli]") {
+  ScratchDir dir("manifestprog");
+  const std::string d = dir.path.string();
+  build(dir.path, 3, 6);
+  DbManifest m = *read_manifest(dir.path);
+  for (const auto& l : m.levels) CHECK(l.program == program_version());
+  // As an earlier kalah left it: levels 0..3 by one program, 4..6 not recorded (a manifest
+  // written before programs were: the key absent, read as empty).
+  for (int k = 0; k <= 6; ++k) m.levels[k].program = k <= 3 ? "earlier-build" : "";
+  write_manifest(dir.path, m);
+  const std::vector<char> text = test::read_bytes(manifest_path(dir.path));
+  CHECK(std::string(text.begin(), text.end()).find("\"program\": \"earlier-build\"") != std::string::npos);
+  CHECK(inspect_database(dir.path).levels[5].program.empty());
+  // An extension reuses 0..6 with their records and computes 7 and 8.
+  CHECK(build(dir.path, 3, 8).levels_built == 2);
+  m = *read_manifest(dir.path);
+  for (int k = 0; k <= 8; ++k) {
+    INFO("level " << k);
+    CHECK(m.levels[k].program == (k <= 3 ? "earlier-build" : k <= 6 ? "" : program_version()));
+  }
+  auto r = run_kalah("db info " + d);
+  CHECK(r.out.find("built by     earlier-build (levels 0..3), not recorded (levels 4..6), " +
+                   std::string(program_version()) + " (levels 7..8)\n") != std::string::npos);
+  r = run_kalah("db info --json " + d);
+  CHECK(r.out.find("\"program\":\"earlier-build\"") != std::string::npos);
+  CHECK(r.out.find("\"program\":null") != std::string::npos);
+  // A level file replaced by another (its header no longer the one recorded) loses the record.
+  m.levels[2].header_crc ^= 1;
+  write_manifest(dir.path, m);
+  build(dir.path, 3, 8);
+  CHECK(read_manifest(dir.path)->levels[2].program.empty());
+  CHECK(read_manifest(dir.path)->levels[1].program == "earlier-build");
 }

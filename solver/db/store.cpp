@@ -16,6 +16,7 @@
 
 #include "engine/text.hpp"
 #include "solver/base/board_index.hpp"
+#include "solver/base/program_version.hpp"
 #include "solver/base/sublevel_index.hpp"
 #include "solver/db/database.hpp"
 #include "solver/db/directory_lock.hpp"
@@ -95,6 +96,7 @@ DbLevelInfo check_listed_level(const fs::path& dir, const DbManifest& m, int k) 
   info.bytes = fs::file_size(file);
   info.header = dbfile::read_header(file, &info.header_crc);
   const DbManifest::Level& want = m.levels[k];
+  info.program = want.program;
   if (info.bytes != want.bytes)
     throw DatabaseError(file.string() + ": " + std::to_string(info.bytes) + " bytes, " +
                         manifest_path(dir).filename().string() + " records " + std::to_string(want.bytes) +
@@ -235,6 +237,12 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& asked, 
                             " pits, rules '" + h.rules.describe() + "', level " + std::to_string(h.level) +
                             "); use another --out directory");
       if (header_ok) {
+        // The values are the earlier build's: its program, where the previous manifest records
+        // this very file (a file put there by hand has none).
+        std::string earlier_program;
+        if (previous && previous->pits == o.pits && previous->rules.same_values_as(o.rules) &&
+            k <= previous->max_seeds() && previous->levels[k].header_crc == header_crc)
+          earlier_program = previous->levels[k].program;
         try {
           if (packed)
             levels.add(dbfile::read_packed_level(dir, o.pits, o.rules, k, o.threads));
@@ -258,7 +266,7 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& asked, 
           }
           prev_bytes = fs::file_size(file);
           sum.bytes_on_disk += prev_bytes;
-          manifest.levels.push_back({k, prev_bytes, header_crc});
+          manifest.levels.push_back({k, prev_bytes, header_crc, earlier_program});
           if (h.version != o.format && previous && previous->pits == o.pits &&
               previous->rules.same_values_as(o.rules)) {
             // The previous manifest recorded the file just replaced: record the converted levels
@@ -364,7 +372,7 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& asked, 
     sum.bytes_on_disk += ws.bytes;
     prev_bytes = ws.bytes;
     remove_pair_files(dir, k);  // the level file holds them now
-    manifest.levels.push_back({k, ws.bytes, ws.header_crc});
+    manifest.levels.push_back({k, ws.bytes, ws.header_crc, program_version()});
     ++sum.levels_built;
     // Record each level beyond what an earlier manifest listed as soon as it is on disk, with
     // the build's target: a build that dies later leaves an incomplete database, never one
@@ -384,7 +392,7 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& asked, 
     for (int k = o.max_seeds + 1; k <= previous->max_seeds(); ++k) {
       try {
         const DbLevelInfo info = check_listed_level(dir, *previous, k);
-        manifest.levels.push_back({k, info.bytes, info.header_crc});
+        manifest.levels.push_back({k, info.bytes, info.header_crc, previous->levels[k].program});
       } catch (const DatabaseError& e) {
         note(std::string(e.what()) + "; the manifest lists levels 0.." + std::to_string(k - 1) + " only");
         break;

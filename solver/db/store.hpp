@@ -117,6 +117,7 @@ struct DbLevelInfo {
   std::uint64_t bytes = 0;
   std::uint32_t header_crc = 0;  // CRC-32C of header bytes 0..59
   dbfile::Header header;
+  std::string program;  // the program that computed it, as the manifest records (empty: not recorded)
 };
 
 // What a database directory holds.

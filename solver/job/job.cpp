@@ -169,6 +169,8 @@ JobStatus job_status(const fs::path& dir) {
   st.report_json = store.report();
   const std::vector<CheckRecord> records = recorded_checks(store, tree, units);
   st.check_records = static_cast<int>(records.size());
+  for (const CheckRecord& c : records) ++st.check_programs[c.program];
+  st.runs = store.runs();
   for (const auto& [unit, rec] : standing_checks(records)) st.checked.emplace(unit, rec->verdict);
   store.end_snapshot();
   st.last_workers = std::max(1, st.totals.last_workers);
@@ -220,6 +222,21 @@ api::Json to_json(const JobStatus& s) {
                      {"confirmed", s.checked_count("confirmed")},
                      {"contradicted", s.checked_count("contradicted")},
                      {"unchecked", s.checked_count("unchecked")}};
+  Json programs = Json::object();
+  for (const auto& [program, n] : s.check_programs) programs[program.empty() ? "not recorded" : program] = n;
+  j["checks"]["programs"] = programs;
+  Json runs = Json::array();
+  for (const RunRecord& r : s.runs)
+    runs.push_back(Json{{"id", r.id},
+                        {"started", r.started},
+                        {"ended", r.ended},
+                        {"workers", r.workers},
+                        {"threads", r.threads},
+                        {"database", r.database.empty() ? Json(nullptr) : Json(r.database)},
+                        {"host", r.host.empty() ? Json(nullptr) : Json(r.host)},
+                        {"outcome", r.outcome.empty() ? Json(nullptr) : Json(r.outcome)},
+                        {"program", r.program.empty() ? Json(nullptr) : Json(r.program)}});
+  j["runs"] = runs;
   j["goals"] = Json{{"total", s.goals}, {"exact", s.goals_exact}};
   const double hours = s.totals.run_seconds / 3600;
   j["units"] = Json{{"done", s.totals.units},

@@ -87,7 +87,9 @@ struct JobStatus {
   // Units solved again by kalah job verify --record, by unit id: the verdict that stands (a
   // contradiction outweighs a confirmation, which outweighs a check over its budget).
   std::map<std::int64_t, std::string> checked;
-  int check_records = 0;  // checks recorded (a unit tried at growing budgets has several)
+  int check_records = 0;                      // checks recorded (a unit tried at growing budgets has several)
+  std::vector<RunRecord> runs;                // every run, by id, with the program that ran it
+  std::map<std::string, int> check_programs;  // check records by the program that made them ("": not recorded)
   int checked_count(const std::string& verdict) const;
 };
 JobStatus job_status(const std::filesystem::path& dir);

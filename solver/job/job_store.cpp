@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "solver/api/report_json.hpp"
+#include "solver/base/program_version.hpp"
 #include "solver/base/value_bounds.hpp"
 
 namespace kalah::job {
@@ -26,19 +27,20 @@ CREATE TABLE edge(parent INTEGER NOT NULL, pit INTEGER NOT NULL, child INTEGER N
                   stored INTEGER NOT NULL, extra_turn INTEGER NOT NULL, PRIMARY KEY(parent, pit)) WITHOUT ROWID;
 CREATE TABLE run(id INTEGER PRIMARY KEY, started REAL NOT NULL, ended REAL, workers INTEGER NOT NULL,
                  threads INTEGER NOT NULL, database TEXT, host TEXT, outcome TEXT,
-                 in_flight INTEGER NOT NULL DEFAULT 0);
+                 in_flight INTEGER NOT NULL DEFAULT 0, program TEXT);
 CREATE TABLE unit(id INTEGER PRIMARY KEY, run INTEGER NOT NULL, node INTEGER NOT NULL, question TEXT NOT NULL,
                   gamma INTEGER, lower INTEGER NOT NULL, upper INTEGER NOT NULL, complete INTEGER NOT NULL,
                   nodes INTEGER NOT NULL, seconds REAL NOT NULL, worker TEXT, finished REAL NOT NULL);
 )sql";
 
-// Version 3; IF NOT EXISTS: the same statement upgrades an older store.
+// Version 3 (program: version 4); IF NOT EXISTS: the same statement upgrades an older store.
 const char* kUnitCheckTable = R"sql(
 CREATE TABLE IF NOT EXISTS unit_check(id INTEGER PRIMARY KEY, unit INTEGER NOT NULL,
                         claimed_lower INTEGER NOT NULL, claimed_upper INTEGER NOT NULL,
                         found_lower INTEGER NOT NULL, found_upper INTEGER NOT NULL, verdict TEXT NOT NULL,
                         budget REAL NOT NULL, nodes INTEGER NOT NULL, seconds REAL NOT NULL,
-                        threads INTEGER NOT NULL, database TEXT, host TEXT, finished REAL NOT NULL);
+                        threads INTEGER NOT NULL, database TEXT, host TEXT, finished REAL NOT NULL,
+                        program TEXT);
 )sql";
 
 std::vector<std::uint8_t> board_blob(const Board& b, int m) {
@@ -139,16 +141,22 @@ JobStore::JobStore(const fs::path& dir, bool writable) : file_(dir / kStoreFile)
   set_pragmas(*db_, writable);
   writable_ = writable;
   // Version 1 lacked run.in_flight (read as 0), version 2 the unit_check table (read as
-  // empty): added when the store is opened to be written.
+  // empty), version 3 the program columns (read as not recorded): added when the store is
+  // opened to be written.
   has_in_flight_ = version >= 2;
   has_checks_ = version >= 3;
+  has_program_ = version >= 4;
   if (version < kStoreVersion && writable) {
     Transaction t(*db_);
     if (!has_in_flight_) db_->exec("ALTER TABLE run ADD COLUMN in_flight INTEGER NOT NULL DEFAULT 0");
-    if (!has_checks_) db_->exec(kUnitCheckTable);
+    if (!has_program_) db_->exec("ALTER TABLE run ADD COLUMN program TEXT");
+    if (!has_checks_)
+      db_->exec(kUnitCheckTable);  // with its program column
+    else if (!has_program_)
+      db_->exec("ALTER TABLE unit_check ADD COLUMN program TEXT");
     db_->exec("PRAGMA user_version=" + std::to_string(kStoreVersion));
     t.commit();
-    has_in_flight_ = has_checks_ = true;
+    has_in_flight_ = has_checks_ = has_program_ = true;
   }
   // The job's description.
   std::map<std::string, std::string> meta;
@@ -325,8 +333,22 @@ std::vector<UnitRecord> JobStore::units(int tree_size) {
 
 std::vector<RunRecord> JobStore::runs() {
   std::vector<RunRecord> out;
-  for (Statement s = db_->prepare("SELECT id, started, COALESCE(ended, started) FROM run ORDER BY id"); s.step();)
-    out.push_back(RunRecord{s.integer(0), s.real(1), s.real(2)});
+  for (Statement s = db_->prepare("SELECT id, started, COALESCE(ended, started), workers, threads, database, host, "
+                                  "outcome, " +
+                                  std::string(has_program_ ? "program" : "NULL") + " FROM run ORDER BY id");
+       s.step();) {
+    RunRecord r;
+    r.id = s.integer(0);
+    r.started = s.real(1);
+    r.ended = s.real(2);
+    r.workers = s.integer(3);
+    r.threads = s.integer(4);
+    if (!s.is_null(5)) r.database = s.text(5);
+    if (!s.is_null(6)) r.host = s.text(6);
+    if (!s.is_null(7)) r.outcome = s.text(7);
+    if (!s.is_null(8)) r.program = s.text(8);
+    out.push_back(std::move(r));
+  }
   return out;
 }
 
@@ -344,7 +366,8 @@ std::vector<CheckRecord> JobStore::checks() {
   for (Statement s = db_->prepare("SELECT id FROM unit"); s.step();) units.insert(s.int64(0));
   for (Statement s = db_->prepare(
            "SELECT id, unit, claimed_lower, claimed_upper, found_lower, found_upper, verdict, budget, nodes, seconds, "
-           "threads, database, host, finished FROM unit_check ORDER BY id");
+           "threads, database, host, finished, " +
+           std::string(has_program_ ? "program" : "NULL") + " FROM unit_check ORDER BY id");
        s.step();) {
     CheckRecord c;
     c.id = s.int64(0);
@@ -368,6 +391,7 @@ std::vector<CheckRecord> JobStore::checks() {
     if (!s.is_null(11)) c.database = s.text(11);
     if (!s.is_null(12)) c.host = s.text(12);
     c.finished = s.real(13);
+    if (!s.is_null(14)) c.program = s.text(14);
     out.push_back(std::move(c));
   }
   return out;
@@ -378,7 +402,7 @@ void JobStore::save_check(const CheckRecord& c) {
   Transaction t(*db_);  // checks the file is still the one opened (sqlite::Connection)
   db_->prepare(
          "INSERT INTO unit_check(unit, claimed_lower, claimed_upper, found_lower, found_upper, verdict, budget, nodes, "
-         "seconds, threads, database, host, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+         "seconds, threads, database, host, finished, program) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
       .bind(1, c.unit)
       .bind(2, c.claimed_lower)
       .bind(3, c.claimed_upper)
@@ -392,18 +416,20 @@ void JobStore::save_check(const CheckRecord& c) {
       .bind(11, c.database)
       .bind(12, c.host)
       .bind(13, unix_now())
+      .bind(14, std::string(program_version()))
       .run();
   t.commit();
 }
 
 int JobStore::begin_run(const RunInfo& info) {
   Transaction t(*db_);
-  db_->prepare("INSERT INTO run(started, workers, threads, database, host) VALUES (?, ?, ?, ?, ?)")
+  db_->prepare("INSERT INTO run(started, workers, threads, database, host, program) VALUES (?, ?, ?, ?, ?, ?)")
       .bind(1, unix_now())
       .bind(2, info.workers)
       .bind(3, info.threads)
       .bind(4, info.database)
       .bind(5, info.host)
+      .bind(6, std::string(program_version()))
       .run();
   const int run = static_cast<int>(db_->last_insert_id());
   t.commit();

@@ -13,12 +13,14 @@
 //   unit(id, run, node, question, gamma, lower, upper, complete, nodes, seconds, worker, finished)
 //                        every unit a worker finished: the question (value or test >= gamma),
 //                        the bounds it proved, its effort and who ran it
-//   run(id, started, ended, workers, threads, database, host, outcome, in_flight)
+//   run(id, started, ended, workers, threads, database, host, outcome, in_flight, program)
 //   unit_check(id, unit, claimed_lower, claimed_upper, found_lower, found_upper, verdict,
-//              budget, nodes, seconds, threads, database, host, finished)
+//              budget, nodes, seconds, threads, database, host, finished, program)
 //                        a unit solved again by kalah job verify --record: the bounds it
 //                        claims, what the new search proved, within which budget (0: none)
-// The file carries SQLite's application id 0x4B4A4F42 ("KJOB") and user_version 3; a file
+//   `program` is the kalah that wrote the row (program_version(): its git commit), NULL in
+//   rows written before version 4.
+// The file carries SQLite's application id 0x4B4A4F42 ("KJOB") and user_version 4; a file
 // without them is refused as foreign, a damaged one by SQLite's quick_check, and every row
 // read back is checked (boards, seeds, bounds within the seeds, edges against the sowings).
 // One process writes (kalah job run holds DIR/.lock); a finished unit, the bounds it moved
@@ -46,8 +48,9 @@ using sqlite::Statement;
 using sqlite::StoreError;
 using sqlite::Transaction;
 
-// 2: run.in_flight; 3: unit_check. An older store gains what it lacks when opened to be written.
-inline constexpr int kStoreVersion = 3;
+// 2: run.in_flight; 3: unit_check; 4: run.program and unit_check.program. An older store gains
+// what it lacks when opened to be written.
+inline constexpr int kStoreVersion = 4;
 inline constexpr std::int64_t kApplicationId = 0x4B4A4F42;  // "KJOB"
 inline constexpr const char* kStoreFile = "job.sqlite";
 
@@ -74,10 +77,14 @@ struct UnitRecord {
 };
 
 // A run as stored: its Unix start and end (the end moves with every unit: a killed run keeps
-// its length).
+// its length), its workers and where it ran.
 struct RunRecord {
   int id = 0;
   double started = 0, ended = 0;
+  int workers = 1, threads = 1;
+  std::string database, host;
+  std::string outcome;  // empty while running or when killed
+  std::string program;  // the kalah that ran it (program_version()); empty: not recorded
 };
 
 // A unit solved again by kalah job verify --record (solver/job/verify.hpp). The claims are
@@ -95,6 +102,7 @@ struct CheckRecord {
   int threads = 1;
   std::string database, host;
   double finished = 0;  // Unix seconds; set when saved
+  std::string program;  // the kalah that checked (set when saved); empty: not recorded
 };
 
 struct RunInfo {
@@ -136,7 +144,7 @@ class JobStore {
   // are checked: a node that is not in the tree, an unknown question, bounds crossed.
   std::vector<UnitRecord> units(int tree_size);
 
-  // Every run, by id.
+  // Every run, by id. begin_run() records this program's version with it.
   std::vector<RunRecord> runs();
 
   // Every recorded check, by id (none in a store older than version 3). Rows are checked: a
@@ -164,7 +172,8 @@ class JobStore {
   std::filesystem::path file_;
   std::unique_ptr<Connection> db_;
   bool has_in_flight_ = true;
-  bool has_checks_ = true;  // the unit_check table (version 3)
+  bool has_checks_ = true;   // the unit_check table (version 3)
+  bool has_program_ = true;  // run.program and unit_check.program (version 4)
   bool writable_ = false;
   JobSpec spec_;
 };

@@ -15,6 +15,7 @@
 
 #include "solver/api/report_json.hpp"
 #include "solver/api/reports.hpp"
+#include "solver/base/program_version.hpp"
 #include "solver/db/directory_lock.hpp"
 #include "solver/job/job.hpp"
 #include "solver/job/job_testing.hpp"
@@ -401,6 +402,7 @@ TEST_CASE("a version-1 job store is read, and gains run.in_flight and unit_check
   {
     job::Connection c((j / job::kStoreFile).string(), job::Connection::Mode::read_write);
     c.exec("ALTER TABLE run DROP COLUMN in_flight");
+    c.exec("ALTER TABLE run DROP COLUMN program");
     c.exec("DROP TABLE unit_check");
     c.exec("PRAGMA user_version=1");
   }
@@ -415,6 +417,46 @@ TEST_CASE("a version-1 job store is read, and gains run.in_flight and unit_check
   job::Statement t = c.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'unit_check'");
   REQUIRE(t.step());
   CHECK(t.integer(0) == 1);
+}
+
+TEST_CASE("each run records the program that ran it; a version-3 store reads none and gains the column", "[job]") {
+  REQUIRE(std::string(program_version()) != "");
+  ScratchDir dir("job");
+  const std::filesystem::path j = dir.path / "j";
+  job::init_job(j, spec_of(Position::start(4, 3), Rules{}));
+  std::atomic<bool> cancel{true};  // stopped at once: the job goes on in a second run
+  job::LocalRun stopped = small_run(1, 1);
+  stopped.run.cancel = &cancel;
+  REQUIRE_FALSE(job::run_local_job(j, stopped).finished);
+  {
+    const job::JobStatus st = job::job_status(j);
+    REQUIRE(st.runs.size() == 1);
+    CHECK(st.runs[0].program == program_version());
+    CHECK(st.runs[0].workers == 1);
+    CHECK(st.runs[0].outcome == "interrupted");
+    CHECK(job::to_json(st)["runs"][0]["program"] == program_version());
+  }
+  {
+    job::Connection c((j / job::kStoreFile).string(), job::Connection::Mode::read_write);
+    c.exec("ALTER TABLE run DROP COLUMN program");
+    c.exec("ALTER TABLE unit_check DROP COLUMN program");
+    c.exec("PRAGMA user_version=3");
+  }
+  {
+    const job::JobStatus st = job::job_status(j);  // read-only: nothing is added
+    REQUIRE(st.runs.size() == 1);
+    CHECK(st.runs[0].program.empty());
+    CHECK(job::to_json(st)["runs"][0]["program"].is_null());
+  }
+  REQUIRE(job::run_local_job(j, small_run(1, 1)).finished);
+  const job::JobStatus st = job::job_status(j);
+  REQUIRE(st.runs.size() == 2);
+  CHECK(st.runs[0].program.empty());
+  CHECK(st.runs[1].program == program_version());
+  job::Connection c((j / job::kStoreFile).string(), job::Connection::Mode::read_only);
+  job::Statement v = c.prepare("PRAGMA user_version");
+  REQUIRE(v.step());
+  CHECK(v.integer(0) == job::kStoreVersion);
 }
 
 TEST_CASE("top tree: bounds propagate, cross-checks throw, select finds free leaves", "[job]") {

@@ -10,6 +10,7 @@
 #include <set>
 #include <utility>
 
+#include "solver/base/program_version.hpp"
 #include "solver/db/directory_lock.hpp"
 #include "solver/job/job.hpp"
 #include "solver/job/job_testing.hpp"
@@ -506,16 +507,40 @@ TEST_CASE("job verify --record: checks are kept in the store, a later verify goe
   }
 
   SECTION("stores of version 1 and 2 gain the table when a verify records") {
-    tamper(j, "DROP TABLE unit_check; PRAGMA user_version = 2");
+    tamper(j, "ALTER TABLE run DROP COLUMN program; DROP TABLE unit_check; PRAGMA user_version = 2");
     CHECK(job::job_status(j).checked.empty());
     REQUIRE(job::verify_job(j, checker(), o).passed());
-    CHECK(one_number(j, "PRAGMA user_version") == 3);
+    CHECK(one_number(j, "PRAGMA user_version") == job::kStoreVersion);
     CHECK(job::job_status(j).checked_count("confirmed") > 0);
-    tamper(j, "ALTER TABLE run DROP COLUMN in_flight; DROP TABLE unit_check; PRAGMA user_version = 1");
+    tamper(j,
+           "ALTER TABLE run DROP COLUMN in_flight; ALTER TABLE run DROP COLUMN program; DROP TABLE unit_check; "
+           "PRAGMA user_version = 1");
     CHECK(job::job_status(j).checked.empty());
     REQUIRE(job::verify_job(j, checker(), o).passed());
-    CHECK(one_number(j, "PRAGMA user_version") == 3);
+    CHECK(one_number(j, "PRAGMA user_version") == job::kStoreVersion);
     CHECK(one_number(j, "SELECT COUNT(*) FROM pragma_table_info('run') WHERE name = 'in_flight'") == 1);
+    CHECK(one_number(j, "SELECT COUNT(*) FROM pragma_table_info('run') WHERE name = 'program'") == 1);
+  }
+
+  SECTION("each check records the program that made it; a version-3 store's checks read as not recorded") {
+    REQUIRE(job::verify_job(j, checker(), o).passed());
+    const int made = job::job_status(j).check_records;
+    REQUIRE(made > 0);
+    CHECK(job::job_status(j).check_programs == std::map<std::string, int>{{program_version(), made}});
+    // Back to version 3, one unit's checks forgotten, so that the next verify checks it again.
+    tamper(j,
+           "DELETE FROM unit_check WHERE unit = (SELECT MIN(unit) FROM unit_check); "
+           "ALTER TABLE unit_check DROP COLUMN program; ALTER TABLE run DROP COLUMN program; "
+           "PRAGMA user_version = 3");
+    const int kept = job::job_status(j).check_records;
+    REQUIRE(kept < made);
+    CHECK(job::job_status(j).check_programs == std::map<std::string, int>{{"", kept}});
+    REQUIRE(job::verify_job(j, checker(), o).passed());  // upgrades, then records that unit's checks
+    CHECK(one_number(j, "PRAGMA user_version") == job::kStoreVersion);
+    const job::JobStatus st = job::job_status(j);
+    REQUIRE(st.check_records > kept);
+    CHECK(st.check_programs == std::map<std::string, int>{{"", kept}, {program_version(), st.check_records - kept}});
+    CHECK(job::to_json(st)["checks"]["programs"]["not recorded"] == kept);
   }
 }
 

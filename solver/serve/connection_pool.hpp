@@ -47,8 +47,8 @@ class ConnectionPool {
 
   const std::size_t capacity_;
   mutable std::mutex mutex_;
-  std::condition_variable task_listed_;   // a worker waits for a task or the shutdown
-  std::condition_variable place_freed_;   // enqueue() waits for room or stop_waiting()
+  std::condition_variable task_listed_;  // a worker waits for a task or the shutdown
+  std::condition_variable place_freed_;  // enqueue() waits for room or stop_waiting()
   std::deque<std::function<void()>> tasks_;
   bool stop_waiting_ = false;
   bool shutting_down_ = false;

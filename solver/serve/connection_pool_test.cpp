@@ -89,7 +89,7 @@ TEST_CASE("connection pool: stop_waiting lets a blocked enqueue through", "[serv
   CHECK(blocked.wait_for(200ms) == std::future_status::timeout);
   pool.stop_waiting();
   CHECK(blocked.wait_for(30s) == std::future_status::ready);  // through while the thread is held
-  pool.enqueue([&] { ++done; });                               // and later ones do not block
+  pool.enqueue([&] { ++done; });                              // and later ones do not block
   CHECK(pool.waiting() == 3);
   gate.open();
   pool.shutdown();
