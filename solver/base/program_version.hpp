@@ -5,8 +5,9 @@
 
 namespace kalah {
 
-// `git describe --always --dirty --abbrev=12` of the source tree it was built from: the
-// commit ("4243022c1a2b"), "-dirty" when the tree had changes, "unknown" outside git.
+// The commit the source tree was at when it was built, 12 hex digits ("fb53ee4c1a2b"),
+// "-dirty" appended when a tracked file outside results/ had changes, "unknown" outside a git
+// checkout.
 const char* program_version();
 // The build type and compiler, e.g. "Release, GNU 12.2.0".
 const char* program_build();

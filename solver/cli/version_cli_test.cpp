@@ -10,8 +10,7 @@
 using kalah::test::run_kalah;
 
 TEST_CASE("kalah --version names the commit it was built from", "[cli]") {
-  const std::string expected =
-      "kalah " + std::string(kalah::program_version()) + " (" + kalah::program_build() + ")\n";
+  const std::string expected = "kalah " + std::string(kalah::program_version()) + " (" + kalah::program_build() + ")\n";
   for (const char* form : {"--version", "version"}) {
     INFO(form);
     const auto r = run_kalah(form);

@@ -9,8 +9,9 @@
 // every client that ever connects (httplib's own ThreadPool lists without limit).
 //
 // stop_waiting() (on stop) lets blocked and later enqueue() calls through over the
-// capacity, so a server asked to stop is not held until a connection frees a place;
-// shutdown() runs what is listed and joins the threads.
+// capacity, so a listener asked to stop is not held until a connection frees a place;
+// shutdown() runs what is listed and joins the threads (httplib closes a connection it is
+// handed after the stop without reading it).
 #pragma once
 
 #include <condition_variable>

@@ -26,6 +26,12 @@ class Gate {
   std::shared_future<void> opened_ = promise_.get_future().share();
 };
 
+// Waits (at most 30 s) until `pool` has had `n` enqueue() calls block; true when it has.
+bool blocked_soon(const ConnectionPool& pool, long long n) {
+  for (int i = 0; i < 30000 && pool.blocked_enqueues() < n; ++i) std::this_thread::sleep_for(1ms);
+  return pool.blocked_enqueues() == n;
+}
+
 }  // namespace
 
 TEST_CASE("connection pool: every task runs, at most `threads` at once", "[serve]") {
@@ -64,8 +70,9 @@ TEST_CASE("connection pool: a full wait list blocks the enqueue until a place fr
   CHECK(pool.waiting() == 2);
   CHECK(pool.blocked_enqueues() == 0);
   auto third = std::async(std::launch::async, [&] { pool.enqueue([&] { ++done; }); });
-  CHECK(third.wait_for(200ms) == std::future_status::timeout);  // blocked: the list is full
-  CHECK(pool.blocked_enqueues() == 1);
+  REQUIRE(blocked_soon(pool, 1));  // the list is full
+  CHECK(third.wait_for(0s) == std::future_status::timeout);
+  CHECK(pool.waiting() == 2);
   gate.open();
   CHECK(third.wait_for(30s) == std::future_status::ready);
   pool.shutdown();
@@ -86,11 +93,13 @@ TEST_CASE("connection pool: stop_waiting lets a blocked enqueue through", "[serv
   started.get_future().wait();
   pool.enqueue([&] { ++done; });
   auto blocked = std::async(std::launch::async, [&] { pool.enqueue([&] { ++done; }); });
-  CHECK(blocked.wait_for(200ms) == std::future_status::timeout);
+  REQUIRE(blocked_soon(pool, 1));
+  CHECK(blocked.wait_for(0s) == std::future_status::timeout);
   pool.stop_waiting();
   CHECK(blocked.wait_for(30s) == std::future_status::ready);  // through while the thread is held
   pool.enqueue([&] { ++done; });                              // and later ones do not block
   CHECK(pool.waiting() == 3);
+  CHECK(pool.blocked_enqueues() == 1);
   gate.open();
   pool.shutdown();
   pool.shutdown();  // idempotent

@@ -127,6 +127,11 @@ int HttpServer::bind(const std::string& address, int port) {
 
 void HttpServer::run() { impl_->http.listen_after_bind(); }
 
+long long HttpServer::blocked_accepts() const {
+  std::lock_guard lock(impl_->pool_mutex);
+  return impl_->pool ? impl_->pool->blocked_enqueues() : 0;
+}
+
 void HttpServer::stop() {
   {
     // A listener blocked on a full wait list would not see the stop until a place frees.

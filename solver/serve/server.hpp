@@ -33,6 +33,8 @@ class HttpServer {
   // Serves until stop() (from another thread or a signal watcher). Call after bind().
   void run();
   void stop();
+  // Connections the listener had to hold because the wait list was full, since run() began.
+  long long blocked_accepts() const;
 
  private:
   struct Impl;

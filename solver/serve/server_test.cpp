@@ -5,7 +5,11 @@
 // requests exactly, also past its connection wait list.
 #include "testing/catch.hpp"
 
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 #include <random>
@@ -37,6 +41,7 @@ class Running {
     thread_.join();
   }
   int port() const { return port_; }
+  const serve::HttpServer& http() const { return server_; }
 
  private:
   serve::HttpServer server_;
@@ -326,6 +331,36 @@ TEST_CASE("serve: concurrent requests share the table and are answered exactly",
     REQUIRE(status[i] == 200);
     check_answer(answers[i], positions[i], rules);
   }
+}
+
+// A TCP connection to 127.0.0.1:port that sends nothing (a file descriptor; -1 on failure).
+int idle_connection(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (fd < 0 || ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) return -1;
+  return fd;
+}
+
+TEST_CASE("serve: with its thread held and its wait list full the server stops accepting, then serves again",
+          "[serve]") {
+  serve::ExplorerConfig c = small_config();
+  c.workers = 1;
+  serve::Explorer explorer(c);
+  Running server(explorer, 1, 1);
+  // Connections that send nothing: the first holds the one thread (until it closes, or its
+  // 10 s read timeout), the second waits in the list, the third's hand-over blocks the listener.
+  std::vector<int> idle;
+  for (int i = 0; i < 3; ++i) idle.push_back(idle_connection(server.port()));
+  for (const int fd : idle) REQUIRE(fd >= 0);
+  for (int i = 0; i < 8000 && server.http().blocked_accepts() < 1; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  CHECK(server.http().blocked_accepts() >= 1);  // 2 when the thread took the first after the second came
+  for (const int fd : idle) ::close(fd);
+  const Reply r = get(server.port(), "/api/v1");
+  CHECK(r.status == 200);
 }
 
 TEST_CASE("serve: clients past the connection wait list wait and are all answered", "[serve]") {
