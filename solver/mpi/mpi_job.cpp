@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "solver/api/report_json.hpp"
+#include "solver/base/program_version.hpp"
 #include "solver/db/directory_lock.hpp"
 
 namespace kalah::mpi {
@@ -212,7 +213,7 @@ MpiSummary run_mpi_job(const std::filesystem::path& dir, job::LocalRun config) {
     if (spec.contains("error")) return result;  // rank 0 reports it
     const std::string name = job::host_name() + ":" + std::to_string(rank);
     std::unique_ptr<job::Worker> worker;
-    Json ready{{"host", job::host_name()}};
+    Json ready{{"host", job::host_name()}, {"program", std::string(program_version())}};
     auto open = [&] {
       try {
         api::SessionConfig c = config.session;
@@ -263,9 +264,14 @@ MpiSummary run_mpi_job(const std::filesystem::path& dir, job::LocalRun config) {
     MPI_Status st;
     const Json ready = receive(MPI_ANY_SOURCE, kReady, &st);
     if (ready.contains("error")) {
-      if (error.empty()) error = ready["error"].get<std::string>();
+      if (error.empty()) error = "a worker could not open its session: " + ready["error"].get<std::string>();
       continue;
     }
+    // The store records rank 0's program for the run: every rank must be that build.
+    if (const std::string program = ready.value("program", std::string("unknown"));
+        program != program_version() && error.empty())
+      error = "rank " + std::to_string(st.MPI_SOURCE) + " (" + ready.value("host", std::string("?")) + ") runs kalah " +
+              program + ", rank 0 runs " + program_version() + ": give every host the same build";
     threads = std::max(threads, ready.at("threads").get<int>());
     const int seeds = ready.at("database_seeds").get<int>();
     if (database_seeds != -2 && seeds != database_seeds && error.empty())
@@ -278,7 +284,7 @@ MpiSummary run_mpi_job(const std::filesystem::path& dir, job::LocalRun config) {
   };
   if (!error.empty()) {
     release();
-    throw std::runtime_error("MPI: a worker could not open its session: " + error);
+    throw std::runtime_error("MPI: " + error);
   }
   job::RunOptions run = config.run;
   std::atomic<bool> stop{false};
