@@ -343,10 +343,10 @@ std::vector<RunRecord> JobStore::runs() {
     r.ended = s.real(2);
     r.workers = s.integer(3);
     r.threads = s.integer(4);
-    if (!s.is_null(5)) r.database = s.text(5);
-    if (!s.is_null(6)) r.host = s.text(6);
-    if (!s.is_null(7)) r.outcome = s.text(7);
-    if (!s.is_null(8)) r.program = s.text(8);
+    r.database = s.text(5);  // NULL reads as empty
+    r.host = s.text(6);
+    r.outcome = s.text(7);
+    r.program = s.text(8);
     out.push_back(std::move(r));
   }
   return out;
@@ -391,7 +391,7 @@ std::vector<CheckRecord> JobStore::checks() {
     if (!s.is_null(11)) c.database = s.text(11);
     if (!s.is_null(12)) c.host = s.text(12);
     c.finished = s.real(13);
-    if (!s.is_null(14)) c.program = s.text(14);
+    c.program = s.text(14);  // NULL (not recorded) reads as empty
     out.push_back(std::move(c));
   }
   return out;

@@ -32,6 +32,18 @@ bool blocked_soon(const ConnectionPool& pool, long long n) {
   return pool.blocked_enqueues() == n;
 }
 
+// Hands `pool` a task that holds its thread until `gate` opens, counting itself in `done`
+// then, and returns once the task has started.
+void hold_thread(ConnectionPool& pool, Gate& gate, std::atomic<int>& done) {
+  std::promise<void> started;
+  pool.enqueue([&] {
+    started.set_value();
+    gate.wait();
+    ++done;
+  });
+  started.get_future().wait();
+}
+
 }  // namespace
 
 TEST_CASE("connection pool: every task runs, at most `threads` at once", "[serve]") {
@@ -57,14 +69,8 @@ TEST_CASE("connection pool: every task runs, at most `threads` at once", "[serve
 TEST_CASE("connection pool: a full wait list blocks the enqueue until a place frees", "[serve]") {
   ConnectionPool pool(1, 2);
   Gate gate;
-  std::promise<void> started;
   std::atomic<int> done{0};
-  pool.enqueue([&] {
-    started.set_value();
-    gate.wait();
-    ++done;
-  });
-  started.get_future().wait();  // the one thread is held; the list is empty
+  hold_thread(pool, gate, done);  // the one thread is held; the list is empty
   pool.enqueue([&] { ++done; });
   pool.enqueue([&] { ++done; });
   CHECK(pool.waiting() == 2);
@@ -83,14 +89,8 @@ TEST_CASE("connection pool: a full wait list blocks the enqueue until a place fr
 TEST_CASE("connection pool: stop_waiting lets a blocked enqueue through", "[serve]") {
   ConnectionPool pool(1, 1);
   Gate gate;
-  std::promise<void> started;
   std::atomic<int> done{0};
-  pool.enqueue([&] {
-    started.set_value();
-    gate.wait();
-    ++done;
-  });
-  started.get_future().wait();
+  hold_thread(pool, gate, done);
   pool.enqueue([&] { ++done; });
   auto blocked = std::async(std::launch::async, [&] { pool.enqueue([&] { ++done; }); });
   REQUIRE(blocked_soon(pool, 1));

@@ -303,21 +303,21 @@ TEST_CASE("serve: bad input gets 400 and a one-line reason; no file is ever serv
   CHECK(page.text.find("/api/v1/solve") != std::string::npos);
 }
 
-TEST_CASE("serve: concurrent requests share the table and are answered exactly", "[serve]") {
-  serve::ExplorerConfig c = small_config();
-  c.workers = 3;
-  serve::Explorer explorer(c);
-  Running server(explorer);
+namespace {
+
+// `clients` connections at once, client t asking positions t, t + clients, ... (standard
+// rules): every answer 200 and exact.
+void check_concurrent_answers(int port, const std::vector<Position>& positions, int clients) {
   const Rules rules;
-  const std::vector<Position> positions = test::random_positions(4, 3, rules, 24, 17, 25);
   std::vector<Json> answers(positions.size());
   std::vector<int> status(positions.size(), 0);
-  std::vector<std::thread> clients;
-  for (int t = 0; t < 6; ++t) {
-    clients.emplace_back([&, t] {
-      httplib::Client client("127.0.0.1", server.port());
+  std::vector<std::thread> threads;
+  for (int t = 0; t < clients; ++t) {
+    threads.emplace_back([&, t] {
+      httplib::Client client("127.0.0.1", port);
+      client.set_connection_timeout(60, 0);
       client.set_read_timeout(60, 0);
-      for (std::size_t i = static_cast<std::size_t>(t); i < positions.size(); i += 6) {
+      for (std::size_t i = static_cast<std::size_t>(t); i < positions.size(); i += static_cast<std::size_t>(clients)) {
         const auto res = client.Get(("/api/v1/solve?position=" + escaped(positions[i].to_text())).c_str());
         if (!res) continue;
         status[i] = res->status;
@@ -325,12 +325,22 @@ TEST_CASE("serve: concurrent requests share the table and are answered exactly",
       }
     });
   }
-  for (auto& t : clients) t.join();
+  for (auto& t : threads) t.join();
   for (std::size_t i = 0; i < positions.size(); ++i) {
     INFO(positions[i].to_text());
     REQUIRE(status[i] == 200);
     check_answer(answers[i], positions[i], rules);
   }
+}
+
+}  // namespace
+
+TEST_CASE("serve: concurrent requests share the table and are answered exactly", "[serve]") {
+  serve::ExplorerConfig c = small_config();
+  c.workers = 3;
+  serve::Explorer explorer(c);
+  Running server(explorer);
+  check_concurrent_answers(server.port(), test::random_positions(4, 3, Rules{}, 24, 17, 25), 6);
 }
 
 // A TCP connection to 127.0.0.1:port that sends nothing (a file descriptor; -1 on failure).
@@ -368,26 +378,5 @@ TEST_CASE("serve: clients past the connection wait list wait and are all answere
   c.workers = 1;
   serve::Explorer explorer(c);
   Running server(explorer, 1, 1);  // one connection served, one waiting, the rest in the backlog
-  const Rules rules;
-  const std::vector<Position> positions = test::random_positions(4, 3, rules, 12, 23, 25);
-  std::vector<Json> answers(positions.size());
-  std::vector<int> status(positions.size(), 0);
-  std::vector<std::thread> clients;
-  for (std::size_t i = 0; i < positions.size(); ++i) {
-    clients.emplace_back([&, i] {
-      httplib::Client client("127.0.0.1", server.port());
-      client.set_connection_timeout(60, 0);
-      client.set_read_timeout(60, 0);
-      const auto res = client.Get(("/api/v1/solve?position=" + escaped(positions[i].to_text())).c_str());
-      if (!res) return;
-      status[i] = res->status;
-      answers[i] = Json::parse(res->body);
-    });
-  }
-  for (auto& t : clients) t.join();
-  for (std::size_t i = 0; i < positions.size(); ++i) {
-    INFO(positions[i].to_text());
-    REQUIRE(status[i] == 200);
-    check_answer(answers[i], positions[i], rules);
-  }
+  check_concurrent_answers(server.port(), test::random_positions(4, 3, Rules{}, 12, 23, 25), 12);
 }

@@ -83,7 +83,7 @@ class Statement {
   std::int64_t int64(int col) const;
   int integer(int col) const;
   double real(int col) const;
-  std::string text(int col) const;
+  std::string text(int col) const;  // empty for NULL
   std::vector<std::uint8_t> blob(int col) const;
 
  private:
