@@ -25,6 +25,7 @@
 #include "solver/api/report_json.hpp"
 #include "solver/api/reports.hpp"
 #include "solver/api/session.hpp"
+#include "solver/base/program_version.hpp"
 #include "solver/book/book.hpp"
 
 namespace py = pybind11;
@@ -193,6 +194,8 @@ class Solver {
 PYBIND11_MODULE(kalah, m) {
   using kalah::python::Solver;
   m.doc() = "Exact Kalah(m,n) values: the kalah solver's library (see the README's Python section).";
+  // The commit the module was built from, as `kalah --version` names it: labels can say what made them.
+  m.attr("__version__") = kalah::program_version();
   // std::invalid_argument (bad positions, rules, sizes: api::ConfigError too) becomes ValueError.
   py::class_<Solver>(m, "Solver")
       .def(py::init<int, int, const std::string&, const std::optional<std::string>&, const std::optional<std::string>&,

@@ -39,6 +39,8 @@ def main():
             failures += 1
             print("FAILED:", what, file=sys.stderr)
 
+    check(cli("--version").split()[1] == kalah.__version__, "__version__ is the commit kalah --version names")
+
     for preset, overrides in RULES:
         solver = kalah.Solver(pits=4, seeds=3, rules=preset, threads=1, table_bytes=16 << 20, **overrides)
         positions = [kalah.sample(4, 3, k, seed=k, rules=preset) for k in (24, 20, 16, 12, 8)]
