@@ -26,7 +26,7 @@ int run_serve(const Args& args) {
       ("port", po::value<int>()->default_value(8080), "port (0: any free port, printed)")
       ("threads,t", po::value<int>()->default_value(0), "searches at once for one rule set (0: all cores)")
       ("tt-memory", po::value<std::string>()->default_value("256M"), "each rule set's table, shared by its searches")
-      ("memory", po::value<std::string>(), "memory for the database's table and the database together (default: physical memory)")
+      ("memory", po::value<std::string>(), "memory for everything: the database and every rule set's table (default: physical memory)")
       ("max-seconds", po::value<double>()->default_value(3.0), "a request's search budget: past it the answer holds bounds")
       ("max-rule-sets", po::value<int>()->default_value(8), "rule sets (pits and rules) with sessions open at once")
       ("queue", po::value<int>()->default_value(64), "connections waiting for a thread; past them the server stops accepting until one frees");

@@ -138,6 +138,7 @@ struct Explorer::Pool {
 Explorer::Explorer(ExplorerConfig config) : config_(std::move(config)) {
   if (config_.workers < 1) throw api::ConfigError("the explorer needs at least one worker");
   if (!(config_.max_seconds > 0)) throw api::ConfigError("the search budget must be more than 0 seconds");
+  if (config_.max_pools < 1) throw api::ConfigError("the explorer needs room for at least one rule set");
   if (!config_.database_dir.empty()) {
     const DbScan scan = inspect_database(config_.database_dir);
     database_pits_ = scan.levels.front().header.pits;
@@ -184,7 +185,17 @@ std::shared_ptr<Explorer::Pool> Explorer::pool_for(int pits, const Rules& value_
   if (with_database) {
     c.database_dir = config_.database_dir;
     c.database_seeds = config_.database_seeds;
-    c.memory_bytes = config_.memory_bytes;
+    // The budget holds everything: the other rule sets' tables (at most max_pools - 1, each up
+    // to table_bytes) and, in what is left, the database and its pool's table.
+    const std::uint64_t budget = config_.memory_bytes ? config_.memory_bytes : api::physical_memory_bytes();
+    const std::uint64_t others = config_.table_bytes * static_cast<std::uint64_t>(config_.max_pools - 1);
+    if (budget > 0 && budget <= others)
+      throw api::ConfigError("a memory budget of " + byte_text(budget) + " cannot hold " +
+                             std::to_string(config_.max_pools - 1) + " other rule sets' tables of " +
+                             byte_text(config_.table_bytes) +
+                             " beside the database: give more memory (--memory), fewer rule sets (--max-rule-sets) "
+                             "or smaller tables (--tt-memory)");
+    c.memory_bytes = budget > 0 ? budget - others : 0;
   }
   std::vector<std::unique_ptr<Pool::Slot>> slots;
   for (int i = 0; i < config_.workers; ++i) slots.push_back(std::make_unique<Pool::Slot>());

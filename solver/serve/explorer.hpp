@@ -35,8 +35,10 @@ struct ExplorerConfig {
   int database_seeds = -1;                               // load levels 0..this only (-1: all)
   int workers = 2;                                       // sessions a pool: searches of one rule set at once
   std::uint64_t table_bytes = std::uint64_t(256) << 20;  // a pool's table (the most it grows to)
-  std::uint64_t memory_bytes = 0;                        // the database's pool: table + database (0: physical)
-  double max_seconds = 3;                                // a request's search budget
+  // Everything's budget (0: physical memory): the database and its pool's table get what
+  // max_pools - 1 other tables of table_bytes leave.
+  std::uint64_t memory_bytes = 0;
+  double max_seconds = 3;  // a request's search budget
   int max_pools = 8;
   // An opening book (solver/book): requests of its pits and value rules look it up first.
   std::shared_ptr<const api::KnownBoards> book;

@@ -174,6 +174,26 @@ TEST_CASE("serve: positions within the database are answered from it, exactly", 
   check_answer(other.body, Position::start(4, 2), Rules{});
 }
 
+TEST_CASE("serve: the memory budget holds the other rule sets' tables beside the database", "[serve]") {
+  test::ScratchDir dir("serve-memory");
+  DbBuildOptions o;
+  o.pits = 4;
+  o.max_seeds = 6;
+  o.threads = 2;
+  build_database(dir.path, o);               // a few KiB
+  serve::ExplorerConfig c = small_config();  // tables of 16 MiB
+  c.database_dir = dir.path.string();
+  c.max_pools = 4;
+  c.memory_bytes = std::uint64_t(40) << 20;  // the database and its table would fit, not 3 more tables
+  CHECK_THROWS_WITH(serve::Explorer(c), Catch::Contains("cannot hold 3 other rule sets' tables of 16.0 MiB") &&
+                                            Catch::Contains("--max-rule-sets"));
+  c.max_pools = 2;  // 16 MiB for the other table, 24 for the database and its own
+  serve::Explorer explorer(c);
+  const serve::Answer a = explorer.solve({{"pits", "4"}, {"seeds", "1"}});
+  REQUIRE(a.status == 200);
+  CHECK(Json::parse(a.body)["db_max_seeds"] == 6);
+}
+
 TEST_CASE("serve: a request's smaller budget leaves bounds that hold the exact values", "[serve]") {
   serve::ExplorerConfig c = small_config();
   c.max_seconds = 600;  // the exact answer must not run out of budget on a slow machine (a sanitizer build)
