@@ -392,7 +392,7 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& asked, 
     for (int k = o.max_seeds + 1; k <= previous->max_seeds(); ++k) {
       try {
         const DbLevelInfo info = check_listed_level(dir, *previous, k);
-        manifest.levels.push_back({k, info.bytes, info.header_crc, previous->levels[k].program});
+        manifest.levels.push_back({k, info.bytes, info.header_crc, info.program});
       } catch (const DatabaseError& e) {
         note(std::string(e.what()) + "; the manifest lists levels 0.." + std::to_string(k - 1) + " only");
         break;

@@ -335,7 +335,8 @@ std::vector<RunRecord> JobStore::runs() {
   std::vector<RunRecord> out;
   for (Statement s = db_->prepare("SELECT id, started, COALESCE(ended, started), workers, threads, database, host, "
                                   "outcome, " +
-                                  std::string(has_program_ ? "program" : "NULL") + " FROM run ORDER BY id");
+                                  std::string(has_program_ ? "program" : "NULL") + ", " +
+                                  std::string(has_in_flight_ ? "in_flight" : "0") + " FROM run ORDER BY id");
        s.step();) {
     RunRecord r;
     r.id = s.integer(0);
@@ -347,6 +348,7 @@ std::vector<RunRecord> JobStore::runs() {
     r.host = s.text(6);
     r.outcome = s.text(7);
     r.program = s.text(8);
+    r.in_flight = s.integer(9);
     out.push_back(std::move(r));
   }
   return out;
@@ -388,8 +390,8 @@ std::vector<CheckRecord> JobStore::checks() {
     c.nodes = static_cast<std::uint64_t>(s.int64(8));
     c.seconds = s.real(9);
     c.threads = s.integer(10);
-    if (!s.is_null(11)) c.database = s.text(11);
-    if (!s.is_null(12)) c.host = s.text(12);
+    c.database = s.text(11);  // NULL reads as empty
+    c.host = s.text(12);
     c.finished = s.real(13);
     c.program = s.text(14);  // NULL (not recorded) reads as empty
     out.push_back(std::move(c));
@@ -462,13 +464,11 @@ StoreTotals JobStore::totals() {
     t.nodes += static_cast<std::uint64_t>(s.int64(1));
     t.unit_seconds += s.real(2);
   }
-  for (Statement s = db_->prepare("SELECT started, COALESCE(ended, started), workers, threads, " +
-                                  std::string(has_in_flight_ ? "in_flight" : "0") + " FROM run ORDER BY id");
-       s.step();) {
+  for (const RunRecord& r : runs()) {
     ++t.runs;
-    t.run_seconds += s.real(1) - s.real(0);
-    t.last_workers = s.integer(2);
-    t.last_in_flight = s.integer(4);
+    t.run_seconds += r.ended - r.started;
+    t.last_workers = r.workers;
+    t.last_in_flight = r.in_flight;
   }
   return t;
 }

@@ -84,6 +84,7 @@ struct RunRecord {
   int workers = 1, threads = 1;
   std::string database, host;
   std::string outcome;  // empty while running or when killed
+  int in_flight = 0;    // units under way at its last commit (0 once ended)
   std::string program;  // the kalah that ran it (program_version()); empty: not recorded
 };
 
