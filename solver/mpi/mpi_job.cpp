@@ -179,6 +179,21 @@ bool launched_by_mpirun() {
   return false;
 }
 
+std::string ranks_refusal(const std::vector<RankReady>& ready, std::string_view program) {
+  const RankReady* levels = nullptr;  // the first rank with a session: the levels all must load
+  for (const RankReady& w : ready) {
+    if (!w.error.empty()) return "a worker could not open its session: " + w.error;
+    if (w.program != program)
+      return "rank " + std::to_string(w.rank) + " (" + w.host + ") runs kalah " + w.program + ", rank 0 runs " +
+             std::string(program) + ": give every host the same build";
+    if (!levels) levels = &w;
+    if (w.database_seeds != levels->database_seeds)
+      return "the ranks loaded different database levels (0.." + std::to_string(w.database_seeds) + " and 0.." +
+             std::to_string(levels->database_seeds) + "): give every host the same database";
+  }
+  return "";
+}
+
 MpiSummary run_mpi_job(const std::filesystem::path& dir, job::LocalRun config) {
   int provided = 0;
   MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
@@ -258,27 +273,22 @@ MpiSummary run_mpi_job(const std::filesystem::path& dir, job::LocalRun config) {
   }
   for (int r = 1; r < ranks; ++r) send(spec, r, kSpec);
   host_turns([] {});
-  int threads = 0, database_seeds = -2;
-  std::string error;
+  std::vector<RankReady> ready;
   for (int r = 1; r < ranks; ++r) {
     MPI_Status st;
-    const Json ready = receive(MPI_ANY_SOURCE, kReady, &st);
-    if (ready.contains("error")) {
-      if (error.empty()) error = "a worker could not open its session: " + ready["error"].get<std::string>();
-      continue;
-    }
-    // The store records rank 0's program for the run: every rank must be that build.
-    if (const std::string program = ready.value("program", std::string("unknown"));
-        program != program_version() && error.empty())
-      error = "rank " + std::to_string(st.MPI_SOURCE) + " (" + ready.value("host", std::string("?")) + ") runs kalah " +
-              program + ", rank 0 runs " + program_version() + ": give every host the same build";
-    threads = std::max(threads, ready.at("threads").get<int>());
-    const int seeds = ready.at("database_seeds").get<int>();
-    if (database_seeds != -2 && seeds != database_seeds && error.empty())
-      error = "the ranks loaded different database levels (0.." + std::to_string(seeds) + " and 0.." +
-              std::to_string(database_seeds) + "): give every host the same database";
-    database_seeds = seeds;
+    const Json j = receive(MPI_ANY_SOURCE, kReady, &st);
+    RankReady& w = ready.emplace_back();
+    w.rank = st.MPI_SOURCE;
+    w.host = j.value("host", std::string("?"));
+    w.program = j.value("program", std::string("unknown"));
+    w.error = j.value("error", std::string());
+    w.threads = j.value("threads", 0);
+    w.database_seeds = j.value("database_seeds", -1);
   }
+  const std::string error = ranks_refusal(ready, program_version());
+  int threads = 0;
+  for (const RankReady& w : ready) threads = std::max(threads, w.threads);
+  const int database_seeds = ready.front().database_seeds;
   auto release = [&] {
     for (int r = 1; r < ranks; ++r) send(Json::object(), r, kDone);
   };

@@ -16,6 +16,9 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "solver/job/job.hpp"
 
@@ -33,5 +36,20 @@ struct MpiSummary {
   job::RunSummary run;
 };
 MpiSummary run_mpi_job(const std::filesystem::path& dir, job::LocalRun config);
+
+// What a worker rank reports once it has tried to open its session (the "ready" message).
+struct RankReady {
+  int rank = 0;
+  std::string host;
+  std::string program;  // its build, program_version(); "unknown" when it did not say
+  std::string error;    // why it could not open its session; empty when it did
+  int threads = 0;
+  int database_seeds = -1;  // the levels it loaded: 0..database_seeds
+};
+
+// Why rank 0, running build `program`, cannot go on with these workers (in the order they
+// reported; the first reason found), or "" when every rank opened its session, runs rank 0's
+// build and loaded the same levels. The store records rank 0's program for the whole run.
+std::string ranks_refusal(const std::vector<RankReady>& ready, std::string_view program);
 
 }  // namespace kalah::mpi
