@@ -5,6 +5,7 @@
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
+#include <future>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -108,6 +109,9 @@ struct Explorer::Pool {
   std::mutex mutex;
   std::condition_variable freed;
   int busy = 0;
+  // Ready once `slots` are made, or holding why they could not be: a request that finds the
+  // pool listed waits on it, outside the list's lock.
+  std::shared_future<void> opened;
 
   Slot& borrow() {
     std::unique_lock<std::mutex> lock(mutex);
@@ -151,36 +155,69 @@ Explorer::Explorer(ExplorerConfig config) : config_(std::move(config)) {
 Explorer::~Explorer() = default;
 
 std::shared_ptr<Explorer::Pool> Explorer::pool_for(int pits, const Rules& value_rules) {
-  const std::lock_guard<std::mutex> lock(pools_mutex_);
-  for (auto it = pools_.begin(); it != pools_.end(); ++it) {
-    if ((*it)->pits == pits && (*it)->rules == value_rules) {
-      pools_.splice(pools_.begin(), pools_, it);  // most recently used first
-      return pools_.front();
-    }
-  }
   const auto is_database_pool = [&](int p, const Rules& r) {
     return has_database_ && p == database_pits_ && r == database_rules_;
   };
-  const bool with_database = is_database_pool(pits, value_rules);
-  if (static_cast<int>(pools_.size()) >= config_.max_pools) {
-    // Close the least recently used idle pool (never the database's: it would load again).
-    auto victim = pools_.end();
+  std::shared_ptr<Pool> pool;
+  std::promise<void> opened;
+  bool maker = false;
+  {
+    const std::lock_guard<std::mutex> lock(pools_mutex_);
     for (auto it = pools_.begin(); it != pools_.end(); ++it) {
-      if (!is_database_pool((*it)->pits, (*it)->rules) && (*it)->idle() && it->use_count() == 1) victim = it;
+      if ((*it)->pits == pits && (*it)->rules == value_rules) {
+        pools_.splice(pools_.begin(), pools_, it);  // most recently used first
+        pool = pools_.front();
+        break;
+      }
     }
-    if (victim == pools_.end()) return nullptr;
-    pools_.erase(victim);
+    if (!pool) {
+      if (static_cast<int>(pools_.size()) >= config_.max_pools) {
+        // Close the least recently used idle pool (never the database's: it would load again;
+        // nor one being made: its maker holds it).
+        auto victim = pools_.end();
+        for (auto it = pools_.begin(); it != pools_.end(); ++it) {
+          if (!is_database_pool((*it)->pits, (*it)->rules) && (*it)->idle() && it->use_count() == 1) victim = it;
+        }
+        if (victim == pools_.end()) return nullptr;
+        pools_.erase(victim);
+      }
+      // Listed at once: it counts against max_pools, and a request of the same rule set
+      // meanwhile waits for these sessions rather than making its own.
+      pool = std::make_shared<Pool>();
+      pool->pits = pits;
+      pool->rules = value_rules;
+      pool->opened = opened.get_future().share();
+      pools_.push_front(pool);
+      maker = true;
+    }
   }
-  auto pool = std::make_shared<Pool>();
-  pool->pits = pits;
-  pool->rules = value_rules;
+  if (!maker) {
+    pool->opened.get();  // rethrows why its maker could not make it
+    return pool;
+  }
+  try {
+    if (config_.opening_sessions) config_.opening_sessions(pits, value_rules);
+    make_sessions(*pool, is_database_pool(pits, value_rules));
+  } catch (...) {
+    {
+      const std::lock_guard<std::mutex> lock(pools_mutex_);
+      pools_.remove(pool);
+    }
+    opened.set_exception(std::current_exception());
+    throw;
+  }
+  opened.set_value();
+  return pool;
+}
+
+void Explorer::make_sessions(Pool& pool, bool with_database) const {
   api::SessionConfig c;
-  c.pits = pits;
-  c.rules = value_rules;
-  c.max_seeds = seeds_cap(pits, config_.table_bytes);
+  c.pits = pool.pits;
+  c.rules = pool.rules;
+  c.max_seeds = seeds_cap(pool.pits, config_.table_bytes);
   c.table_bytes = config_.table_bytes;
   c.threads = 1;
-  if (config_.book && config_.book->pits() == pits && config_.book->value_rules().same_values_as(value_rules))
+  if (config_.book && config_.book->pits() == pool.pits && config_.book->value_rules().same_values_as(pool.rules))
     c.book = config_.book;
   if (with_database) {
     c.database_dir = config_.database_dir;
@@ -207,9 +244,7 @@ std::shared_ptr<Explorer::Pool> Explorer::pool_for(int pits, const Rules& value_
     slot.session = std::make_unique<api::Session>(own);
     return *slot.session;
   });
-  pool->slots = std::move(slots);
-  pools_.push_front(pool);
-  return pool;
+  pool.slots = std::move(slots);
 }
 
 Answer Explorer::solve(const Params& params) {

@@ -6,7 +6,9 @@
 // search one table (solver/search/table_share.hpp), so each request builds on what earlier
 // ones proved. The endgame database, if any, is loaded once, into the pool of its own pit
 // count and rules, when the Explorer is made; other pools search without it. Pools are made
-// on first use; past max_pools the least recently used idle one is closed.
+// on first use, outside the lock of the pool list (a new rule set's tables take a while to
+// clear; requests of other rule sets go on meanwhile, those of the same one wait for it);
+// past max_pools the least recently used idle one is closed.
 //
 // Budget. A request's search stops after max_seconds (a request may ask for less with
 // `max_seconds`): the answer then carries the bounds proven so far ("value": null, lower,
@@ -18,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <map>
 #include <memory>
@@ -42,6 +45,9 @@ struct ExplorerConfig {
   int max_pools = 8;
   // An opening book (solver/book): requests of its pits and value rules look it up first.
   std::shared_ptr<const api::KnownBoards> book;
+  // Called while a new rule set's sessions are being made, with the list's lock released
+  // (tests: another rule set's requests are answered meanwhile).
+  std::function<void(int pits, const Rules& value_rules)> opening_sessions;
 };
 
 struct Answer {
@@ -70,7 +76,10 @@ class Explorer {
 
  private:
   struct Pool;
+  // The pool of this rule set, made if need be (outside the list's lock), or null when the
+  // list is full and every pool busy. Throws what making the sessions throws.
   std::shared_ptr<Pool> pool_for(int pits, const Rules& rules);
+  void make_sessions(Pool& pool, bool with_database) const;
 
   ExplorerConfig config_;
   int database_pits_ = 0;

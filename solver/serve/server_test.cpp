@@ -2,7 +2,8 @@
 // the reference solver's values for every value rule set (with and without a database),
 // holds bounds past its budget, refuses bad input with 400 and a one-line reason, unknown
 // paths with 404, other methods with 405, never serves a file, and answers concurrent
-// requests exactly, also past its connection wait list.
+// requests exactly, also past its connection wait list and while a rule set's sessions
+// are made.
 #include "testing/catch.hpp"
 
 #include <arpa/inet.h>
@@ -11,6 +12,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <condition_variable>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <thread>
@@ -399,4 +402,49 @@ TEST_CASE("serve: clients past the connection wait list wait and are all answere
   serve::Explorer explorer(c);
   Running server(explorer, 1, 1);  // one connection served, one waiting, the rest in the backlog
   check_concurrent_answers(server.port(), test::random_positions(4, 3, Rules{}, 12, 23, 25), 12);
+}
+
+TEST_CASE("serve: while a rule set's sessions are made, other rule sets are answered and the same one waits",
+          "[serve]") {
+  serve::ExplorerConfig c = small_config();
+  std::mutex m;
+  std::condition_variable changed;
+  bool opening = false, released = false, held_too_long = false;
+  int made_five = 0;
+  c.opening_sessions = [&](int pits, const Rules&) {
+    if (pits != 5) return;
+    std::unique_lock<std::mutex> lock(m);
+    ++made_five;
+    opening = true;
+    changed.notify_all();
+    held_too_long = !changed.wait_for(lock, std::chrono::seconds(30), [&] { return released; });
+  };
+  serve::Explorer explorer(c);
+  Running server(explorer);
+  REQUIRE(get(server.port(), "/api/v1/solve?pits=4&seeds=3").status == 200);  // a pool made at once
+  Reply first, second;
+  std::thread five([&] { first = get(server.port(), "/api/v1/solve?pits=5&seeds=2"); });
+  {
+    std::unique_lock<std::mutex> lock(m);
+    changed.wait(lock, [&] { return opening; });
+  }
+  // Pits 5's sessions are being made (held in the hook): another rule set is answered now,
+  // and a second request of pits 5 waits for the first's sessions instead of making its own.
+  std::thread five_again([&] { second = get(server.port(), "/api/v1/solve?pits=5&seeds=2"); });
+  const Reply four = get(server.port(), "/api/v1/solve?pits=4&seeds=3");
+  {
+    const std::lock_guard<std::mutex> lock(m);
+    released = true;
+  }
+  changed.notify_all();
+  five.join();
+  five_again.join();
+  CHECK_FALSE(held_too_long);
+  REQUIRE(four.status == 200);
+  check_answer(four.body, Position::start(4, 3), Rules{});
+  for (const Reply* r : {&first, &second}) {
+    REQUIRE(r->status == 200);
+    check_answer(r->body, Position::start(5, 2), Rules{});
+  }
+  CHECK(made_five == 1);
 }
