@@ -17,6 +17,7 @@
 #include "solver/db/crc32c.hpp"
 #include "solver/reference/reference_solver.hpp"
 #include "solver/sqlite/sqlite.hpp"
+#include "testing/database_files.hpp"
 #include "testing/positions.hpp"
 #include "testing/rule_sets.hpp"
 #include "testing/scratch_dir.hpp"
@@ -148,6 +149,40 @@ TEST_CASE("book: an extended, a resumed and a cancelled build store the same ent
     CHECK_FALSE(r.interrupted);
     check_against_reference(Book(file), 4, 2, 5, rules);
   }
+}
+
+TEST_CASE("book: the memory budget holds the boards and entries, the table and the database", "[book]") {
+  test::ScratchDir dir("book-memory");
+  const Rules rules;
+  const std::filesystem::path db = dir.path / "db";
+  test::build_db(db, 4, 10, rules, dbfile::kVersion);
+  std::uint64_t levels = 0;
+  for (const std::uint64_t b : level_memory_bytes(db, 4, 10, -1)) levels += b;
+  api::SessionConfig config = test::small_session_config(4, 3, rules);
+  config.database_dir = db.string();
+  std::vector<std::string> notes;
+  config.note = [&](const std::string& note) { notes.push_back(note); };
+  book::BookBuildOptions options;
+  options.seeds = 3;
+  options.plies = 4;
+  options.workers.count = 2;
+
+  // Too little for the table beside the boards: refused before anything is loaded or written.
+  options.file = (dir.path / "small.sqlite").string();
+  config.memory_bytes = config.table_bytes;
+  CHECK(thrown([&] { book::build_book(config, options, {}); }).find("cannot hold the book's") != std::string::npos);
+  CHECK(Book(options.file).boards() == 0);
+
+  // Room for the table, the loader's 1 MiB one and every level, but not for the boards as
+  // well: the database gives way (its top levels are left out, said so), the values stay exact.
+  options.file = (dir.path / "book.sqlite").string();
+  config.memory_bytes = config.table_bytes + (std::uint64_t(1) << 20) + levels;
+  const book::BookBuildReport r = book::build_book(config, options, {});
+  CHECK(r.solved > 0);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].rfind("loading database levels 0..", 0) == 0);
+  CHECK(notes[0].find(" of 0..10") != std::string::npos);
+  check_against_reference(Book(options.file), 4, 3, 4, rules);
 }
 
 TEST_CASE("book: damaged, foreign and busy files are refused with the file named", "[book]") {

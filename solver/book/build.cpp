@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "engine/game.hpp"
+#include "engine/text.hpp"
 #include "solver/book/book.hpp"
 
 namespace kalah::book {
@@ -77,6 +78,14 @@ std::vector<std::vector<Board>> reachable_boards(const Position& start, const Ru
   return by_ply;
 }
 
+// What a build holds in memory beside its sessions: the boards within the plies and those to
+// solve (vectors), and the book's entries once all are in (a hash map: a node with its link
+// and hash, and a bucket, each).
+std::uint64_t held_bytes(std::uint64_t boards, std::uint64_t to_solve, std::uint64_t entries) {
+  constexpr std::uint64_t kEntry = sizeof(std::pair<const Board, api::KnownBoard>) + 3 * sizeof(void*);
+  return (boards + to_solve) * sizeof(Board) + entries * kEntry;
+}
+
 }  // namespace
 
 BookBuildReport build_book(const api::SessionConfig& config, const BookBuildOptions& options,
@@ -109,15 +118,31 @@ BookBuildReport build_book(const api::SessionConfig& config, const BookBuildOpti
     p.to_solve += to_solve[ply].size();
   }
 
-  // The database is loaded once (a session with a small table), then shared by the workers
-  // of every ply.
+  // The memory budget holds everything: the boards and entries above, the workers' table
+  // (config.table_bytes, shared or split among them) and, in what is left, the database.
   api::SessionConfig each = config;
   each.max_seeds = start.pit_seeds(Side::South) + start.pit_seeds(Side::North);
   each.book = growing;
+  const std::uint64_t budget = config.memory_bytes ? config.memory_bytes : api::physical_memory_bytes();
+  std::uint64_t within = 0;  // boards within the plies
+  for (const auto& ply : by_ply) within += ply.size();
+  const std::uint64_t held = held_bytes(within, p.to_solve, report.reused + p.to_solve);
+  constexpr std::uint64_t kLoaderTable = 1 << 20;
+  if (p.to_solve > 0 && budget > 0) {
+    if (budget <= held + config.table_bytes + kLoaderTable)
+      throw api::ConfigError("a memory budget of " + byte_text(budget) + " cannot hold the book's " +
+                             std::to_string(within) + " boards and their entries (" + byte_text(held) +
+                             ") beside a table of " + byte_text(config.table_bytes) +
+                             ": give more memory (--memory), a smaller table (--tt-memory) or fewer plies");
+    each.memory_bytes = budget - held;
+  }
+  // The database is loaded once (a session with a small table), then shared by the workers
+  // of every ply.
   std::unique_ptr<api::Session> loader;
   if (p.to_solve > 0 && !config.database_dir.empty()) {
     api::SessionConfig c = each;
-    c.table_bytes = 1 << 20;
+    c.table_bytes = kLoaderTable;
+    if (budget > 0) c.memory_bytes = budget - held - config.table_bytes;
     c.threads = 1;
     loader = std::make_unique<api::Session>(c);
     each.database = loader->shared_database();

@@ -7,7 +7,8 @@
 // a sowing that leads back to a board of a shallower ply, a transposition, is searched). A
 // build resumes from the entries its file holds; an interrupted one keeps what it delivered
 // (entries are committed in transactions of a few thousand, and when it stops). The boards
-// within the plies and the file's entries are held in memory while it runs.
+// within the plies and the file's entries are held in memory while it runs; the memory budget
+// (SessionConfig::memory_bytes) holds them, the table and, in what they leave, the database.
 #pragma once
 
 #include <cstdint>

@@ -32,6 +32,13 @@ std::string duration_text(double seconds) {
   return s >= 60 ? std::to_string(s / 60) + " min " + std::to_string(s % 60) + " s" : std::to_string(s) + " s";
 }
 
+// Boards a second: whole above 10, else to a tenth.
+std::string rate_text(double rate) {
+  char text[32];
+  std::snprintf(text, sizeof text, rate >= 10 ? "%.0f" : "%.1f", rate);
+  return text;
+}
+
 // Progress on stderr: a line rewritten in place on a terminal, a plain line every 10 s in a log.
 class Progress {
  public:
@@ -41,8 +48,7 @@ class Progress {
     shown_ = p.seconds;
     const double rate = p.seconds > 0 ? static_cast<double>(p.solved) / p.seconds : 0;
     std::string text = "book: ply " + std::to_string(p.ply) + ", " + std::to_string(p.solved) + " of " +
-                       std::to_string(p.to_solve) + " boards solved, " + std::to_string(rate).substr(0, 6) +
-                       " a second";
+                       std::to_string(p.to_solve) + " boards solved, " + rate_text(rate) + " a second";
     if (rate > 0 && p.solved < p.to_solve)
       text += ", about " + duration_text(static_cast<double>(p.to_solve - p.solved) / rate) + " left";
     if (tty_ && !last)
