@@ -25,7 +25,8 @@ TEST_CASE("mpi: rank 0 goes on only with workers of its build and its levels", "
 
   SECTION("another build is named with its rank and host") {
     const std::string why = ranks_refusal({worker(1, mine), worker(2, "fedcba987654-dirty")}, mine);
-    CHECK(why == "rank 2 (node2) runs kalah fedcba987654-dirty, rank 0 runs 0123456789ab: give every host the same build");
+    CHECK(why ==
+          "rank 2 (node2) runs kalah fedcba987654-dirty, rank 0 runs 0123456789ab: give every host the same build");
     CHECK(ranks_refusal({worker(1, "unknown")}, mine).find("runs kalah unknown") != std::string::npos);
   }
   SECTION("different levels") {
@@ -37,7 +38,8 @@ TEST_CASE("mpi: rank 0 goes on only with workers of its build and its levels", "
     failed.error = "node2:2: no database in /db";
     CHECK(ranks_refusal({worker(1, "other"), failed}, mine) ==
           "rank 1 (node1) runs kalah other, rank 0 runs 0123456789ab: give every host the same build");
-    CHECK(ranks_refusal({failed, worker(1, "other")}, mine) == "a worker could not open its session: node2:2: no database in /db");
+    CHECK(ranks_refusal({failed, worker(1, "other")}, mine) ==
+          "a worker could not open its session: node2:2: no database in /db");
   }
 }
 
