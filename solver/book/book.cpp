@@ -330,16 +330,33 @@ BookWriter::~BookWriter() {
   if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
-void BookWriter::for_each(const std::function<void(const Board&, int, const api::KnownBoard&)>& f) const {
+std::uint64_t BookWriter::load_sound(const std::function<void(const Board&, int, const api::KnownBoard&)>& f,
+                                     std::string* first) {
+  std::vector<std::string> damaged;
   try {
     for (Statement s = connection_->prepare("SELECT board, ply, value, sowings, crc FROM board"); s.step();) {
       const std::string board = s.text(0);
-      const Board b = parse_board(board, info_.pits, file_);
-      f(b, s.integer(1), read_entry(file_, info_.pits, b, board, s.integer(2), s.text(3), s.int64(4)));
+      try {
+        const Board b = parse_board(board, info_.pits, file_);
+        const api::KnownBoard k = read_entry(file_, info_.pits, b, board, s.integer(2), s.text(3), s.int64(4));
+        f(b, s.integer(1), k);
+      } catch (const BookError& e) {
+        if (damaged.empty() && first) *first = e.what();
+        damaged.push_back(board);
+      }
     }
+    if (damaged.empty()) return 0;
+    flush();
+    Transaction t(*connection_);
+    Statement drop = connection_->prepare("DELETE FROM board WHERE board = ?");
+    for (const std::string& board : damaged) drop.bind(1, board).run();
+    connection_->prepare("UPDATE meta SET value = '-1' WHERE key = 'plies'").run();
+    t.commit();
+    info_.plies = -1;
   } catch (const StoreError& e) {
     throw BookError(e.what());
   }
+  return damaged.size();
 }
 
 void BookWriter::add(const Board& b, int ply, const api::KnownBoard& k) {

@@ -98,8 +98,12 @@ class BookWriter {
   BookWriter& operator=(const BookWriter&) = delete;
 
   const BookInfo& info() const { return info_; }
-  // Every entry the file holds (a resumed build starts from them).
-  void for_each(const std::function<void(const Board&, int ply, const api::KnownBoard&)>& f) const;
+  // Every sound entry the file holds (a resumed build starts from them). Entries that fail
+  // their checks (see Book::find) are deleted instead, so that a build solves their boards
+  // again, and the book's complete depth is forgotten with them (a build sets it again);
+  // returns how many, and the first one's reason in *first (when not null).
+  std::uint64_t load_sound(const std::function<void(const Board&, int ply, const api::KnownBoard&)>& f,
+                           std::string* first = nullptr);
   // Stores an entry; written in transactions of many entries (flush() commits the rest).
   void add(const Board& b, int ply, const api::KnownBoard& k);
   void flush();

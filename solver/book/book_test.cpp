@@ -1,6 +1,7 @@
 // The opening book: every entry a build stores equals the reference solver (every value rule
-// set), a resumed or extended build stores the same, damaged or foreign files are refused,
-// and sessions with a book answer exactly what they answer without one.
+// set), a resumed or extended build stores the same, damaged or foreign files are refused (a
+// build repairs damaged entries), and sessions with a book answer exactly what they answer
+// without one.
 #include "testing/catch.hpp"
 
 #include <atomic>
@@ -209,6 +210,26 @@ TEST_CASE("book: damaged, foreign and busy files are refused with the file named
       }
     }
     CHECK(failed > 0);
+  }
+  SECTION("a build repairs them: damaged entries deleted, their boards solved again") {
+    int damaged = 0;
+    {
+      sqlite::Connection c(file, sqlite::Connection::Mode::read_write);
+      sqlite::Statement count = c.prepare("SELECT count(*) FROM board WHERE ply = 2");
+      REQUIRE(count.step());
+      damaged = count.integer(0);
+      c.exec("UPDATE board SET value = value + 1 WHERE ply = 2");
+      c.exec("INSERT INTO board(board, ply, value, sowings, crc) VALUES ('1,x/0,0', 9, 0, '', 0)");  // no board
+    }
+    REQUIRE(damaged > 0);
+    const book::BookBuildReport repair = build(file, 3, 2, 4, Rules{});
+    CHECK(repair.repaired == static_cast<std::uint64_t>(damaged) + 1);
+    CHECK(repair.solved == static_cast<std::uint64_t>(damaged));
+    CHECK(repair.first_damage.find(file + ": damaged") == 0);
+    CHECK(repair.plies == 4);
+    CHECK(Book(file).verify().size() == 5);
+    check_against_reference(Book(file), 3, 2, 4, Rules{});
+    CHECK(build(file, 3, 2, 4, Rules{}).repaired == 0);
   }
   SECTION("an entry whose checksum was recomputed but whose value is not its best sowing's") {
     {

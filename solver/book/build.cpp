@@ -100,9 +100,10 @@ BookBuildReport build_book(const api::SessionConfig& config, const BookBuildOpti
   BookWriter writer(options.file, config.pits, options.seeds, natural);
 
   auto growing = std::make_shared<GrowingBook>(config.pits, natural, options.file);
-  writer.for_each([&](const Board& b, int, const api::KnownBoard& k) { growing->add(b, k); });
-
   BookBuildReport report;
+  report.repaired = writer.load_sound([&](const Board& b, int, const api::KnownBoard& k) { growing->add(b, k); },
+                                      &report.first_damage);
+
   const std::vector<std::vector<Board>> by_ply = reachable_boards(start, natural, options.plies);
   // The boards to solve, by ply.
   std::vector<std::vector<Board>> to_solve(by_ply.size());

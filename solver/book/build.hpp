@@ -5,7 +5,8 @@
 // Boards are solved a ply at a time, deepest first, so that a board's sowings lead to boards
 // already solved: the deepest ply searches, a shallower board is read off its children (only
 // a sowing that leads back to a board of a shallower ply, a transposition, is searched). A
-// build resumes from the entries its file holds; an interrupted one keeps what it delivered
+// build resumes from the sound entries its file holds (a damaged one is deleted, so that its
+// board is solved again when within the plies); an interrupted one keeps what it delivered
 // (entries are committed in transactions of a few thousand, and when it stops). The boards
 // within the plies and the file's entries are held in memory while it runs; the memory budget
 // (SessionConfig::memory_bytes) holds them, the table and, in what they leave, the database.
@@ -40,6 +41,8 @@ struct BookBuildProgress {
 struct BookBuildReport {
   std::vector<std::uint64_t> boards_by_ply;  // the boards within the plies, by the ply first reaching them
   std::uint64_t reused = 0;                  // already in the file
+  std::uint64_t repaired = 0;                // damaged entries of the file deleted
+  std::string first_damage;                  // the first one's reason
   std::uint64_t solved = 0;                  // solved by this run
   std::uint64_t nodes = 0;
   double seconds = 0;

@@ -113,6 +113,10 @@ int run_build(const Args& args) {
             << rules_text(rules.value_rules()) << ")\n"
             << "boards    " << boards << " within " << build.plies << " plies: " << r.reused << " already in the book, "
             << r.solved << " solved now (" << r.nodes << " nodes, " << duration_text(r.seconds) << ")\n";
+  if (r.repaired > 0)
+    std::cout << "repaired  " << r.repaired
+              << " damaged entries deleted, those within the plies solved again (the first: " << r.first_damage
+              << ")\n";
   if (r.interrupted) {
     std::cout << "interrupted: the " << r.solved << " boards solved are kept; run the same command to resume\n";
     return interrupt_exit_code() ? interrupt_exit_code() : 1;
@@ -131,7 +135,15 @@ int run_info(const Args& args, bool verify) {
   const book::Book b(vm["file"].as<std::string>());
   const book::BookInfo& info = b.info();
   std::vector<std::uint64_t> by_ply;
-  if (verify) by_ply = b.verify();  // throws BookError at the first damaged entry -> exit 1
+  if (verify) {
+    try {
+      by_ply = b.verify();
+    } catch (const book::BookError& e) {  // exit 1, with the way to repair it
+      throw book::BookError(std::string(e.what()) +
+                            "; kalah book build on it with its game and plies deletes the damaged entries and solves "
+                            "their boards again");
+    }
+  }
   if (vm.count("json")) {
     api::Json j;
     j["file"] = b.name();
