@@ -38,6 +38,10 @@ class GrowingBook final : public api::KnownBoards {
     std::shared_lock lock(mutex_);
     return entries_.count(b) != 0;
   }
+  std::uint64_t size() const {
+    std::shared_lock lock(mutex_);
+    return entries_.size();
+  }
 
  private:
   int pits_;
@@ -127,7 +131,7 @@ BookBuildReport build_book(const api::SessionConfig& config, const BookBuildOpti
   const std::uint64_t budget = config.memory_bytes ? config.memory_bytes : api::physical_memory_bytes();
   std::uint64_t within = 0;  // boards within the plies
   for (const auto& ply : by_ply) within += ply.size();
-  const std::uint64_t held = held_bytes(within, p.to_solve, report.reused + p.to_solve);
+  const std::uint64_t held = held_bytes(within, p.to_solve, growing->size() + p.to_solve);
   constexpr std::uint64_t kLoaderTable = 1 << 20;
   if (p.to_solve > 0 && budget > 0) {
     if (budget <= held + config.table_bytes + kLoaderTable)
