@@ -33,7 +33,7 @@ void open_worker_sessions(const SessionConfig& config, int count, bool share_tab
   if (!share_table)
     each.table_bytes = std::max<std::uint64_t>(config.table_bytes / static_cast<std::uint64_t>(count), 1 << 20);
   SessionConfig first = each;
-  const std::uint64_t budget = config.memory_bytes ? config.memory_bytes : physical_memory_bytes();
+  const std::uint64_t budget = memory_budget(config.memory_bytes);
   const std::uint64_t others = share_table ? 0 : each.table_bytes * static_cast<std::uint64_t>(count - 1);
   if (budget > others) first.memory_bytes = budget - others;
   Session& s0 = open(first);
@@ -75,7 +75,7 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
 
   // The table's pages are touched as it fills (all of them on a long solve), so the table and
   // the database must fit in the budget together: refuse before loading or searching.
-  const std::uint64_t budget = config_.memory_bytes ? config_.memory_bytes : physical_memory_bytes();
+  const std::uint64_t budget = memory_budget(config_.memory_bytes);
   std::uint64_t table_bytes = 0;
   try {
     // A table shared with another session was counted in that one's budget.

@@ -130,6 +130,10 @@ class Session {
 
 // The machine's physical memory in bytes (0 if unknown): the default memory budget.
 std::uint64_t physical_memory_bytes();
+// The budget a memory_bytes setting gives: itself, or physical memory when 0 (0 if unknown).
+inline std::uint64_t memory_budget(std::uint64_t memory_bytes) {
+  return memory_bytes ? memory_bytes : physical_memory_bytes();
+}
 
 // Opens `count` sessions for the workers of one process (a proof job's, a labeller's) from
 // `config`: the first loads the database, within the memory the other sessions' tables

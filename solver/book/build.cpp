@@ -128,7 +128,7 @@ BookBuildReport build_book(const api::SessionConfig& config, const BookBuildOpti
   api::SessionConfig each = config;
   each.max_seeds = start.pit_seeds(Side::South) + start.pit_seeds(Side::North);
   each.book = growing;
-  const std::uint64_t budget = config.memory_bytes ? config.memory_bytes : api::physical_memory_bytes();
+  const std::uint64_t budget = api::memory_budget(config.memory_bytes);
   std::uint64_t within = 0;  // boards within the plies
   for (const auto& ply : by_ply) within += ply.size();
   const std::uint64_t held = held_bytes(within, p.to_solve, growing->size() + p.to_solve);

@@ -224,7 +224,7 @@ void Explorer::make_sessions(Pool& pool, bool with_database) const {
     c.database_seeds = config_.database_seeds;
     // The budget holds everything: the other rule sets' tables (at most max_pools - 1, each up
     // to table_bytes) and, in what is left, the database and its pool's table.
-    const std::uint64_t budget = config_.memory_bytes ? config_.memory_bytes : api::physical_memory_bytes();
+    const std::uint64_t budget = api::memory_budget(config_.memory_bytes);
     const std::uint64_t others = config_.table_bytes * static_cast<std::uint64_t>(config_.max_pools - 1);
     if (budget > 0 && budget <= others)
       throw api::ConfigError("a memory budget of " + byte_text(budget) + " cannot hold " +
