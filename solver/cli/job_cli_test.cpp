@@ -187,6 +187,24 @@ TEST_CASE("cli job verify: a finished job passes (exit 0), a tampered one fails 
   CHECK(status["proof"]["units"].size() > 0);
   CHECK(status["proof"]["lines"][0]["node"] == 0);
   CHECK(status["proof"]["units_confirmed"] == 0);
+  // What an outside checker replays (scripts/check_proof): the position's board and path, and
+  // each line below it one sowing of the board above, with the seeds it banked.
+  const Json& first = status["proof"]["lines"][0];
+  CHECK(first["board"] == Json::array({3, 3, 3, 3, 3, 3, 3, 3}));
+  CHECK(first["path"] == Json::array());
+  CHECK(first["stored"].is_null());
+  int below = 0;
+  for (const Json& line : status["proof"]["lines"]) {
+    CHECK(line["board"].size() == 8);
+    if (line["depth"] == 0) {
+      CHECK(line["path"].is_array());
+      continue;
+    }
+    ++below;
+    CHECK(line["path"].is_null());
+    CHECK(line["stored"].is_number());
+  }
+  CHECK(below > 0);
   CHECK(status["checks"]["units"] == 0);
   // Recorded checks: kept in the store, shown by status, and a second verify goes on from them.
   r = run_kalah("job verify " + d + " --proof --record --check-seconds 60 --max-check-seconds 120 --threads 1 " +

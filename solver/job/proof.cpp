@@ -19,6 +19,7 @@ class ProofWalk {
  public:
   ProofWalk(const TopTree& tree, const std::vector<UnitRecord>& units) : tree_(tree) {
     for (const UnitRecord& u : units) by_node_[u.node].push_back(&u);
+    proof_.pits = tree.pits();
   }
 
   // Walks "v(line.node) >= line.gamma" is line.holds; line carries the edge it came by.
@@ -26,6 +27,8 @@ class ProofWalk {
     const TopNode& n = tree_.node(line.node);
     const Rules& rules = tree_.rules();
     line.gamma = base::round_up(line.gamma, n.seeds);
+    line.board = n.board;
+    if (line.depth == 0) proof_.paths.emplace(line.node, tree_.line_to(line.node));
     if (line.depth > kMaxDepth || (line.holds ? n.lower < line.gamma : n.upper >= line.gamma))
       throw std::logic_error("the proof walk met a test the tree does not decide (node " + std::to_string(line.node) +
                              ")");
@@ -65,6 +68,7 @@ class ProofWalk {
       child.depth = line.depth + 1;
       child.node = q.node;
       child.pit = e.pit;
+      child.stored = e.stored;
       child.extra_turn = e.extra_turn;
       child.gamma = q.gamma;
       child.holds = line.holds != negated;
@@ -149,15 +153,26 @@ api::Json to_json(const Proof& proof) {
   using api::Json;
   Json units = Json::array(), lines = Json::array();
   for (const UnitRecord& u : proof.units) units.push_back(u.id);
-  for (const ProofLine& l : proof.lines)
+  for (const ProofLine& l : proof.lines) {
+    const bool reported = l.depth == 0;
+    Json board = Json::array(), path = nullptr;
+    for (int i = 0; i < 2 * proof.pits; ++i) board.push_back(int(l.board.cells[i]));
+    if (reported) {
+      path = Json::array();
+      for (const TopEdge& e : proof.paths.at(l.node)) path.push_back(e.pit + 1);
+    }
     lines.push_back({{"depth", l.depth},
                      {"node", l.node},
-                     {"pit", l.pit >= 0 ? Json(l.pit + 1) : Json(nullptr)},
+                     {"pit", reported ? Json(nullptr) : Json(l.pit + 1)},
+                     {"stored", reported ? Json(nullptr) : Json(l.stored)},
                      {"extra_turn", l.extra_turn},
+                     {"board", board},
+                     {"path", path},
                      {"gamma", l.gamma},
                      {"holds", l.holds},
                      {"by", by_name(l.by)},
                      {"unit", l.unit ? Json(l.unit->id) : Json(nullptr)}});
+  }
   return Json{{"units", units}, {"unit_seconds", proof.unit_seconds()}, {"lines", lines}};
 }
 

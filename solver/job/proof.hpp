@@ -17,9 +17,11 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <vector>
 
+#include "engine/board.hpp"
 #include "solver/api/report_json.hpp"
 #include "solver/job/job_store.hpp"
 #include "solver/job/top_tree.hpp"
@@ -30,8 +32,10 @@ namespace kalah::job {
 struct ProofLine {
   int depth = 0;  // edges from the reported node
   int node = -1;
-  int pit = -1;  // of the edge from the line above, 0-based (-1: a reported node)
+  int pit = -1;    // of the edge from the line above, 0-based (-1: a reported node)
+  int stored = 0;  // seeds that edge's sowing banked (0 at a reported node)
   bool extra_turn = false;
+  Board board;    // the node's, seen from its mover (engine/board.hpp)
   int gamma = 0;  // "v(node) >= gamma", remainder value for the mover, at the parity of the seeds
   bool holds = false;
   enum class By { unit, seeds, end, children, again };
@@ -40,7 +44,11 @@ struct ProofLine {
 };
 
 struct Proof {
+  int pits = 0;
   std::vector<ProofLine> lines;
+  // For each reported node the lines start from (depth 0), a shortest line of sowings to it
+  // from the position (TopTree::line_to): what an outside checker replays to find its board.
+  std::map<int, std::vector<TopEdge>> paths;
   std::vector<UnitRecord> units;  // the units the lines name, each once, by id
   double unit_seconds() const;    // their time in the runs
 };
@@ -56,7 +64,10 @@ Proof proof_of(const TopTree& tree, const std::vector<int>& goals, const std::ve
 Proof job_proof(const std::filesystem::path& dir);
 
 // {"units": [ids], "unit_seconds": S, "lines": [{"depth", "node", "pit" (1-based or null),
-// "extra_turn", "gamma", "holds", "by": "unit"|"seeds"|"end"|"children"|"again", "unit"}]}.
+// "stored" (null at depth 0), "extra_turn", "board" (2m counts, the mover's pits then the
+// opponent's), "path" (depth 0: the 1-based pits from the position; null below), "gamma",
+// "holds", "by": "unit"|"seeds"|"end"|"children"|"again", "unit"}]}: enough for a checker that
+// knows only the rules (scripts/check_proof) to replay every sowing and check every step.
 api::Json to_json(const Proof& proof);
 const char* by_name(ProofLine::By by);
 
