@@ -50,6 +50,15 @@ TEST_CASE("db cli: build, info, probe agrees with solve, verify", "[db][cli]") {
   r = run_kalah("db verify " + d);
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("every checksum and every entry correct") != std::string::npos);
+  r = run_kalah("db verify " + d + " --sample 300 --seed 3");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("entries re-derived from their successors, all equal") != std::string::npos);
+  CHECK(r.err.find("300 random entries a level") != std::string::npos);
+  r = run_kalah("db verify " + d + " --seed 3");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--seed needs --sample") != std::string::npos);
+  r = run_kalah("db verify " + d + " --sample 0");
+  CHECK(r.exit_code == 2);
 
   // Resuming a complete build reuses everything (the directory given as the positional
   // argument this time).
@@ -124,9 +133,14 @@ TEST_CASE("db cli: verify re-derives entries (a wrong value with valid checksums
   // The manifest records the old file: a build reuses the new one (its checksums are valid)
   // and records it.
   REQUIRE(run_kalah("db build -m 3 -S 9 --out " + d + " --rules relay --no-early-end").exit_code == 0);
-  const auto r = run_kalah("db verify " + d);
+  auto r = run_kalah("db verify " + d);
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("level-008.kdb") != std::string::npos);
+  CHECK(r.err.find("index 1234") != std::string::npos);
+  // A sample as large as the level re-derives all of it: the changed entry is found there too.
+  r = run_kalah("db verify " + d + " --sample 100000");
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("level-008.kdb: 1 of ") != std::string::npos);
   CHECK(r.err.find("index 1234") != std::string::npos);
 }
 

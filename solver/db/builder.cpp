@@ -239,6 +239,42 @@ std::uint64_t verify_level_impl(const BoardIndexer& ix, int k, std::span<const L
   return bad.load();
 }
 
+// The index of sample i of level k: splitmix64 of (seed, k, i), scaled to [0, size) by a
+// multiply (no modulo bias worth the name).
+std::uint64_t sample_index(std::uint64_t seed, int k, std::uint64_t i, std::uint64_t size) {
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (i + 1) + (std::uint64_t(k) << 56);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return static_cast<std::uint64_t>((static_cast<base::u128>(z) * size) >> 64);
+}
+
+template <int M, Sowing S, Capture C, EndRule E>
+std::uint64_t verify_sample_impl(const BoardIndexer& ix, int k, std::span<const LevelView> levels,
+                                 std::uint64_t samples, std::uint64_t seed, int threads, std::uint64_t* first_bad) {
+  const base::SowTables tab(ix, k);
+  const std::uint64_t size = ix.count(k);
+  std::atomic<std::uint64_t> bad{0};
+  std::atomic<std::uint64_t> first{~std::uint64_t(0)};  // the first differing sample's number
+  parallel_chunks(samples, threads, k, {}, [&](std::uint64_t lo, std::uint64_t hi) {
+    LevelSolver<M, S, C, E> solver(tab, k, levels.data(), nullptr);
+    std::uint64_t local = 0;
+    for (std::uint64_t i = lo; i < hi; ++i) {
+      const std::uint64_t idx = sample_index(seed, k, i, size);
+      const base::u128 bits = base::to_bits(ix.board(k, idx));
+      if (solver.template evaluate<false>(bits) != levels[k].value(idx, bits)) {
+        ++local;
+        std::uint64_t f = first.load();
+        while (i < f && !first.compare_exchange_weak(f, i)) {
+        }
+      }
+    }
+    bad += local;
+  });
+  if (first_bad && bad.load()) *first_bad = sample_index(seed, k, first.load(), size);
+  return bad.load();
+}
+
 }  // namespace
 
 void build_level(const BoardIndexer& ix, const Rules& rules, int k, std::span<const LevelView> lower, LevelArray& level,
@@ -329,6 +365,17 @@ std::uint64_t verify_level(const BoardIndexer& ix, const Rules& rules, int k, co
   std::vector<LevelView> views;
   for (int j = 0; j <= k; ++j) views.emplace_back(levels[j]);
   return verify_level(ix, rules, k, views, threads, first_bad, progress);
+}
+
+std::uint64_t verify_level_sample(const BoardIndexer& ix, const Rules& rules, int k, std::span<const LevelView> levels,
+                                  std::uint64_t samples, std::uint64_t seed, int threads, std::uint64_t* first_bad) {
+  if (static_cast<int>(levels.size()) <= k || levels[k].size() != ix.count(k))
+    throw std::logic_error("verify_level_sample: level out of range or of the wrong size");
+  for (int j = 0; j < k; ++j)
+    if (levels[j].size() != ix.count(j)) throw std::logic_error("verify_level_sample: a lower level of the wrong size");
+  return base::dispatch(ix.pits(), rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
+    return verify_sample_impl<M, S, C, E>(ix, k, levels.first(k + 1), samples, seed, threads, first_bad);
+  });
 }
 
 }  // namespace kalah

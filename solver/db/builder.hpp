@@ -91,4 +91,13 @@ std::uint64_t verify_level(const BoardIndexer& indexer, const Rules& rules, int 
                            const std::vector<LevelArray>& levels, int threads, std::uint64_t* first_bad = nullptr,
                            const LevelProgressFn& progress = {});
 
+// verify_level on `samples` entries of level k drawn at random (uniform over its indices, with
+// repetition; the draw depends on `seed`, k and the sample's number only, not on `threads`).
+// Cheap enough for a database mapped beside a running search: a quick check, not a proof.
+// Returns the number of samples that differ; the first differing sample's index goes to
+// *first_bad when given (left alone when none differs).
+std::uint64_t verify_level_sample(const BoardIndexer& indexer, const Rules& rules, int k,
+                                  std::span<const LevelView> levels, std::uint64_t samples, std::uint64_t seed,
+                                  int threads, std::uint64_t* first_bad = nullptr);
+
 }  // namespace kalah

@@ -2,6 +2,7 @@
 // option the databases support.
 #include "testing/catch.hpp"
 
+#include "solver/db/builder.hpp"
 #include "solver/db/database.hpp"
 #include "solver/reference/reference_solver.hpp"
 
@@ -73,6 +74,31 @@ TEST_CASE("db values: single thread equals two threads", "[db][values]") {
   for (int k = 0; k <= 12; ++k)
     same = same && std::equal(a.level(k).data(), a.level(k).data() + a.level(k).size(), b.level(k).data());
   CHECK(same);
+}
+
+TEST_CASE("db values: a sampled verify passes sound levels and finds a changed entry", "[db][values]") {
+  const int m = 4, top = 10;
+  for (const Rules& rules : all_db_rules()) {
+    INFO(rules.describe());
+    const EndgameDatabase db = EndgameDatabase::build_in_memory(m, rules, top, 2);
+    const BoardIndexer& ix = db.indexer();
+    std::vector<LevelView> views;
+    for (int k = 0; k <= top; ++k) views.push_back(db.view(k));
+    for (int k = 0; k <= top; ++k) CHECK(verify_level_sample(ix, rules, k, views, 2000, 7, 2) == 0);
+    // Level `top` with one entry changed (by 2: a value of the right parity), sampled 20 times
+    // its size over: the entry is drawn (a miss has probability e^-20) and named.
+    LevelArray changed(ix.count(top));
+    std::copy(db.level(top).data(), db.level(top).data() + changed.size(), changed.data());
+    const std::uint64_t at = changed.size() / 3;
+    changed[at] = static_cast<std::int8_t>(changed[at] + 2);
+    views[top] = LevelView(changed);
+    std::uint64_t first_bad = 0;
+    const std::uint64_t bad = verify_level_sample(ix, rules, top, views, 20 * changed.size(), 7, 2, &first_bad);
+    CHECK(bad > 0);
+    CHECK(first_bad == at);
+    // The draw does not depend on the threads.
+    CHECK(verify_level_sample(ix, rules, top, views, 20 * changed.size(), 7, 1) == bad);
+  }
 }
 
 TEST_CASE("db values: early end is refused, the pie rule ignored", "[db][values]") {

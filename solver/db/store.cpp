@@ -563,4 +563,40 @@ DbVerifySummary verify_database(const fs::path& dir, int threads, const std::fun
   return sum;
 }
 
+DbVerifySummary verify_database_sample(const fs::path& dir, std::uint64_t samples, std::uint64_t seed, int threads,
+                                       const std::function<void(const DbScan&)>& started,
+                                       const std::function<void(int k, std::uint64_t entries)>& level_ok) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const DbScan scan = inspect_database(dir);
+  const dbfile::Header& h0 = scan.levels.front().header;
+  DbVerifySummary sum;
+  sum.pits = h0.pits;
+  sum.rules = h0.rules;
+  sum.max_seeds = scan.levels.back().level;
+  if (started) started(scan);
+  const EndgameDatabase db = EndgameDatabase::load(dir, sum.pits, sum.rules, sum.max_seeds, 0, true, {},
+                                                   h0.is_packed() ? 0 : -1, threads);  // as filed, as a solve
+  std::vector<LevelView> views;
+  for (int k = 0; k <= sum.max_seeds; ++k) views.push_back(db.view(k));
+  const BoardIndexer& ix = db.indexer();
+  for (int k = 0; k <= sum.max_seeds; ++k) {
+    std::uint64_t first_bad = 0, bad = 0, checked = 0;
+    if (ix.count(k) <= samples) {
+      bad = verify_level(ix, sum.rules, k, views, threads, &first_bad);
+      checked = ix.count(k);
+    } else {
+      bad = verify_level_sample(ix, sum.rules, k, views, samples, seed, threads, &first_bad);
+      checked = samples;
+    }
+    if (bad)
+      throw DatabaseError(scan.levels[k].file.string() + ": " + std::to_string(bad) + " of " + std::to_string(checked) +
+                          " entries checked differ from the values re-derived from their successors (first at index " +
+                          std::to_string(first_bad) + ")");
+    sum.positions += checked;
+    if (level_ok) level_ok(k, checked);
+  }
+  sum.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return sum;
+}
+
 }  // namespace kalah
