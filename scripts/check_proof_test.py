@@ -67,6 +67,12 @@ class CheckProofTest(unittest.TestCase):
             kalah("job", "run", d, "--workers", "2", "--threads", "1", "--unit-seconds", "0.0005",
                   "--max-unit-seconds", "0.0005", "--tt-memory", "16M")
             cls.status[name] = json.loads(kalah("job", "status", d, "--proof", "--json"))
+        # The committed Kalah(6,6) standard store: a deep proof (depth 8, every kind of line but
+        # seeds and end) that does not depend on a small run's timing, tampered with first.
+        committed = os.path.join(SOURCE, "results", "kalah66", "standard")
+        cls.committed = None
+        if os.path.exists(os.path.join(committed, "job.sqlite")):
+            cls.committed = json.loads(kalah("job", "status", committed, "--proof", "--json"))
 
     @classmethod
     def tearDownClass(cls):
@@ -79,8 +85,10 @@ class CheckProofTest(unittest.TestCase):
         return out
 
     def lines_where(self, pred):
-        """(job, status copy, index) of the first line of any job for which pred holds."""
-        for name, status in self.status.items():
+        """(job, status copy, index) of the first line of any job for which pred holds: the
+        committed store's first, then the small jobs'."""
+        jobs = ([("committed standard", self.committed)] if self.committed else []) + list(self.status.items())
+        for name, status in jobs:
             lines = status["proof"]["lines"]
             for i in range(len(lines)):
                 if pred(lines, i):
@@ -94,13 +102,18 @@ class CheckProofTest(unittest.TestCase):
                 lines = status["proof"]["lines"]
                 kinds = {line["by"] for line in lines}
                 kinds_all |= kinds
-                self.assertTrue({"children", "unit"} <= kinds, kinds)
-                self.assertGreater(max(line["depth"] for line in lines), 1)
+                # A small run's tree depends on its units' timing (a unit at the position may
+                # even answer alone); the committed store's proof is the deep one.
+                self.assertIn("unit", kinds)
                 code, out = check(status)
                 self.assertEqual(code, 0, out)
                 self.assertIn("every check passed", out)
                 self.assertIn("certified by the proof", out)
-        self.assertIn("again", kinds_all)
+        if self.committed:
+            lines = self.committed["proof"]["lines"]
+            self.assertGreater(max(line["depth"] for line in lines), 1)
+            kinds_all |= {line["by"] for line in lines}
+        self.assertTrue({"children", "unit", "again"} <= kinds_all, kinds_all)
 
     def test_leaves_are_what_kalah_solve_finds(self):
         for name, status in self.status.items():
@@ -191,15 +204,57 @@ class CheckProofTest(unittest.TestCase):
     def test_bound_tightened(self):
         status = copy.deepcopy(self.status["standard"])
         status["lower"] += 2
+        status["value"] = None
         self.assertFails(status, "NOT CERTIFIED")
         status = copy.deepcopy(self.status["empty-capture"])
         status["sowings"][0]["upper"] -= 2
+        status["sowings"][0]["value"] = None
         self.assertFails(status, "NOT CERTIFIED")
 
     def test_unit_unknown(self):
         _, status, i = self.lines_where(lambda lines, i: lines[i]["by"] == "unit")
         status["proof"]["units"].remove(status["proof"]["lines"][i]["unit"])
         self.assertFails(status, "is not one of the proof's units")
+
+    def test_again_at_an_ancestor(self):
+        _, status, i = self.lines_where(lambda lines, i: lines[i]["by"] == "children" and lines[i]["depth"] > 0
+                                        and lines[i]["holds"] and lines[i + 1]["by"] == "children")
+        lines = status["proof"]["lines"]
+        # The child proves its test by pointing back at the line above: circular.
+        _, end = children(lines, i + 1)
+        lines[i + 1]["by"] = "again"
+        lines[i + 1]["board"], lines[i + 1]["gamma"] = lines[i]["board"], lines[i]["gamma"]
+        del lines[i + 2:end]
+        self.assertFails(status, f"line {i + 1} ")
+
+    def test_path_changed(self):
+        _, status, i = self.lines_where(lambda lines, i: lines[i]["depth"] == 0 and lines[i]["path"])
+        path = status["proof"]["lines"][i]["path"]
+        path[-1] = path[-1] % status["pits"] + 1
+        self.assertFails(status, f"line {i} (depth 0")
+
+    def test_holding_test_with_two_children(self):
+        _, status, i = self.lines_where(lambda lines, i: lines[i]["by"] == "children" and lines[i]["holds"])
+        lines = status["proof"]["lines"]
+        _, end = children(lines, i + 1)
+        lines[end:end] = copy.deepcopy(lines[i + 1:end])  # the proving child twice
+        self.assertFails(status, "one child line expected")
+
+    def test_seeds_lemma(self):
+        # Kalah(2,1)-sized board, 2 seeds in the pits: the seeds give v >= -2, and v >= 0 with
+        # empty capture (the mover banks a seed); v >= 2 is beyond them either way.
+        def status(capture, gamma):
+            return {"pits": 2, "position": "1,0/0,1/0/0/S", "openings": False, "lower": 0, "upper": 0,
+                    "rules": {"sowing": "kalah", "capture": capture, "end": "either"},
+                    "proof": {"units": [], "lines": [
+                        {"depth": 0, "node": 0, "pit": None, "stored": None, "extra_turn": False,
+                         "board": [1, 0, 0, 1], "path": [], "gamma": gamma, "holds": True, "by": "seeds",
+                         "unit": None}]}}
+        code, out = check(status("empty", 0))
+        self.assertEqual(code, 0, out)
+        self.assertIn("certified by the proof (line 0)", out)
+        self.assertFails(status("nonempty", 0), "do not decide it")
+        self.assertFails(status("empty", 2), "do not decide it")
 
     # Bad input: exit 2.
 
@@ -219,6 +274,11 @@ class CheckProofTest(unittest.TestCase):
         for line in status["proof"]["lines"]:
             del line["board"]
         self.assertEqual(check(status)[0], 2)
+        for field, bad in (("lower", 4.5), ("upper", "72"), ("value", 3), ("rules", "standard")):
+            status = copy.deepcopy(self.status["standard"])
+            status[field] = bad
+            code, out = check(status)
+            self.assertEqual(code, 2, (field, out))
 
     # The committed stores (a run may be writing one: job status reads a snapshot).
 

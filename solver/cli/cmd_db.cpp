@@ -374,16 +374,19 @@ int run_verify(const Args& args) {
               << (sample ? ", " + group(samples) + " random entries a level" : std::string()) << "\n";
   };
   const auto level_ok = [&](int k, std::uint64_t entries) {
-    std::cerr << "  level " << k << ": " << group(entries) << (sample ? " entries" : " entries re-derived")
-              << (sample ? " re-derived, all equal" : ", checksums ok") << "\n";
+    if (sample)
+      std::cerr << "  level " << k << ": " << group(entries) << " entries drawn and re-derived, all equal\n";
+    else
+      std::cerr << "  level " << k << ": " << group(entries) << " entries re-derived, checksums ok\n";
   };
   if (sample) {
-    const DbVerifySummary sum =
-        verify_database_sample(dir, samples, vm["seed"].as<std::uint64_t>(), threads, started, level_ok);
+    const std::uint64_t seed = vm["seed"].as<std::uint64_t>();
+    const auto note = [](const std::string& text) { std::cerr << "note: " << text << "\n"; };
+    const DbVerifySummary sum = verify_database_sample(dir, samples, seed, threads, started, level_ok, note);
     std::cout << "sampled      " << dir << ": levels 0.." << sum.max_seeds << ", " << group(sum.positions)
-              << " entries re-derived from their successors, all equal; checksums ok as loaded (a sample, "
-              << "seed " << vm["seed"].as<std::uint64_t>() << ": the full verify re-derives every entry) ("
-              << fixed(sum.seconds, 2) << " s)\n";
+              << " entries drawn and re-derived from their successors, all equal; checksums ok as loaded (a "
+              << "sample, seed " << seed << ": the full verify re-derives every entry) (" << fixed(sum.seconds, 2)
+              << " s)\n";
     return 0;
   }
   const DbVerifySummary sum = verify_database(dir, threads, started, level_ok);

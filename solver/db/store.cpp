@@ -565,7 +565,8 @@ DbVerifySummary verify_database(const fs::path& dir, int threads, const std::fun
 
 DbVerifySummary verify_database_sample(const fs::path& dir, std::uint64_t samples, std::uint64_t seed, int threads,
                                        const std::function<void(const DbScan&)>& started,
-                                       const std::function<void(int k, std::uint64_t entries)>& level_ok) {
+                                       const std::function<void(int k, std::uint64_t entries)>& level_ok,
+                                       const std::function<void(const std::string&)>& note) {
   const auto t0 = std::chrono::steady_clock::now();
   const DbScan scan = inspect_database(dir);
   const dbfile::Header& h0 = scan.levels.front().header;
@@ -574,7 +575,7 @@ DbVerifySummary verify_database_sample(const fs::path& dir, std::uint64_t sample
   sum.rules = h0.rules;
   sum.max_seeds = scan.levels.back().level;
   if (started) started(scan);
-  const EndgameDatabase db = EndgameDatabase::load(dir, sum.pits, sum.rules, sum.max_seeds, 0, true, {},
+  const EndgameDatabase db = EndgameDatabase::load(dir, sum.pits, sum.rules, sum.max_seeds, 0, true, note,
                                                    h0.is_packed() ? 0 : -1, threads);  // as filed, as a solve
   std::vector<LevelView> views;
   for (int k = 0; k <= sum.max_seeds; ++k) views.push_back(db.view(k));
@@ -590,7 +591,7 @@ DbVerifySummary verify_database_sample(const fs::path& dir, std::uint64_t sample
     }
     if (bad)
       throw DatabaseError(scan.levels[k].file.string() + ": " + std::to_string(bad) + " of " + std::to_string(checked) +
-                          " entries checked differ from the values re-derived from their successors (first at index " +
+                          " entries drawn differ from the values re-derived from their successors (first at index " +
                           std::to_string(first_bad) + ")");
     sum.positions += checked;
     if (level_ok) level_ok(k, checked);

@@ -175,15 +175,19 @@ struct DbVerifySummary {
 DbVerifySummary verify_database(const std::filesystem::path& dir, int threads,
                                 const std::function<void(const DbScan&)>& started = {},
                                 const std::function<void(int k, std::uint64_t entries)>& level_ok = {});
-// verify_database's quick form: the database loaded as a solve loads it (EndgameDatabase::load:
-// each level file's checksums, or its valid raw cache mapped read-only, whose pages a running
-// search that mapped it shares: no second copy in memory), then `samples` random entries of
-// each level re-derived from their successors (verify_level_sample; a level with fewer boards
-// than that has every entry re-derived). A check on a sample, not a proof: a builder's error
-// that touches a fraction f of a level escapes it with probability (1 - f)^samples.
-// `positions` counts the entries re-derived. Throws as verify_database.
+// verify_database's quick form: the database loaded as a solve loads it, in the layout of its
+// files (EndgameDatabase::load: each level's valid raw cache mapped read-only, its checksum
+// checked, else the level file read, its checksums checked, and the cache written for the
+// next load, `note` told of a damaged cache), then `samples` random draws of each level's
+// entries re-derived from their successors (verify_level_sample; a level with no more boards
+// than that has every entry re-derived). The mapped pages are shared with a search that
+// mapped the same caches (a job on the same directory), so that search's memory is not
+// taken twice. A check on a sample, not a proof: a builder's error that touches a fraction
+// f of a level escapes it with probability (1 - f)^samples. `positions` counts the entries
+// re-derived (draws, repeats included). Throws as verify_database.
 DbVerifySummary verify_database_sample(const std::filesystem::path& dir, std::uint64_t samples, std::uint64_t seed,
                                        int threads, const std::function<void(const DbScan&)>& started = {},
-                                       const std::function<void(int k, std::uint64_t entries)>& level_ok = {});
+                                       const std::function<void(int k, std::uint64_t entries)>& level_ok = {},
+                                       const std::function<void(const std::string&)>& note = {});
 
 }  // namespace kalah
