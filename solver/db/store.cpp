@@ -530,16 +530,27 @@ std::vector<DbLevelInfo> scan_database(const fs::path& dir) { return inspect_dat
 
 namespace kalah {
 
+namespace {
+
+// What a verify of the database in `dir` starts from: its levels as their headers describe them
+// (inspect_database), and the summary's pits, rules and top level from them.
+std::pair<DbScan, DbVerifySummary> verify_start(const fs::path& dir,
+                                                const std::function<void(const DbScan&)>& started) {
+  std::pair<DbScan, DbVerifySummary> out{inspect_database(dir), {}};
+  const dbfile::Header& h0 = out.first.levels.front().header;
+  out.second.pits = h0.pits;
+  out.second.rules = h0.rules;
+  out.second.max_seeds = out.first.levels.back().level;
+  if (started) started(out.first);
+  return out;
+}
+
+}  // namespace
+
 DbVerifySummary verify_database(const fs::path& dir, int threads, const std::function<void(const DbScan&)>& started,
                                 const std::function<void(int k, std::uint64_t entries)>& level_ok) {
   const auto t0 = std::chrono::steady_clock::now();
-  const DbScan scan = inspect_database(dir);
-  const dbfile::Header& h0 = scan.levels.front().header;
-  DbVerifySummary sum;
-  sum.pits = h0.pits;
-  sum.rules = h0.rules;
-  sum.max_seeds = scan.levels.back().level;
-  if (started) started(scan);
+  auto [scan, sum] = verify_start(dir, started);
   const BoardIndexer ix(sum.pits, sum.max_seeds);
   HeldLevels levels;  // each level as its file holds it (versions 2 and 3 stay packed)
   for (int k = 0; k <= sum.max_seeds; ++k) {
@@ -568,15 +579,10 @@ DbVerifySummary verify_database_sample(const fs::path& dir, std::uint64_t sample
                                        const std::function<void(int k, std::uint64_t entries)>& level_ok,
                                        const std::function<void(const std::string&)>& note) {
   const auto t0 = std::chrono::steady_clock::now();
-  const DbScan scan = inspect_database(dir);
-  const dbfile::Header& h0 = scan.levels.front().header;
-  DbVerifySummary sum;
-  sum.pits = h0.pits;
-  sum.rules = h0.rules;
-  sum.max_seeds = scan.levels.back().level;
-  if (started) started(scan);
-  const EndgameDatabase db = EndgameDatabase::load(dir, sum.pits, sum.rules, sum.max_seeds, 0, true, note,
-                                                   h0.is_packed() ? 0 : -1, threads);  // as filed, as a solve
+  auto [scan, sum] = verify_start(dir, started);
+  const bool packed = scan.levels.front().header.is_packed();  // load as filed, as a solve does
+  const EndgameDatabase db =
+      EndgameDatabase::load(dir, sum.pits, sum.rules, sum.max_seeds, 0, true, note, packed ? 0 : -1, threads);
   std::vector<LevelView> views;
   for (int k = 0; k <= sum.max_seeds; ++k) views.push_back(db.view(k));
   const BoardIndexer& ix = db.indexer();
