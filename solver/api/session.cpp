@@ -114,7 +114,7 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
     }
     database_ = std::make_shared<const EndgameDatabase>(EndgameDatabase::load(
         config_.database_dir, config_.pits, config_.rules, seeds, budget > 0 ? budget - table_bytes : 0,
-        config_.database_cache, config_.note, packed ? 0 : -1, config_.threads));
+        config_.database_cache, config_.note, packed ? 0 : -1, config_.threads, config_.database_private));
     database_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     if (scan.incomplete()) database_target_seeds_ = scan.target_max_seeds;
   } else if (config_.database) {

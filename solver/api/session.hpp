@@ -42,6 +42,10 @@ struct SessionConfig {
   // Map the directory's levels from their raw cache files, writing them when missing or
   // stale (EndgameDatabase::load, solver/db/raw_cache.hpp); false: read the level files only.
   bool database_cache = true;
+  // Copy the levels mapped from raw caches into this process's own memory, on huge pages
+  // (EndgameDatabase::load's private_copy): faster probes where TLB misses are dear, but the
+  // memory is no longer shared with other processes mapping the same files.
+  bool database_private = false;
   // How the directory's levels are held in memory (the same values either way):
   // as_filed: packed when level 0's file is format 2 (format-2 levels as they are, any format-1
   // level of a mixed directory packed at load), else one byte a board; packed: every

@@ -226,6 +226,21 @@ TEST_CASE("db cli: --no-db-cache writes no raw cache, and the cache leaves resul
   const auto usage = run_kalah("solve -m 4 -n 3 --no-db-cache");
   CHECK(usage.exit_code == 2);
   CHECK(usage.err.find("--no-db-cache needs --db") != std::string::npos);
+
+  // --db-private: the levels copied out of the caches, the same search.
+  for (const char* layout : {"", " --db-packed"}) {
+    const auto own = run_kalah(solve + " --db-private" + layout);
+    REQUIRE(own.exit_code == 0);
+    CHECK(own.err.empty());
+    CHECK(json_int(own.out, "value") == json_int(off.out, "value"));
+    CHECK(json_int(own.out, "nodes") == json_int(off.out, "nodes"));
+  }
+  const auto no_db = run_kalah("solve -m 4 -n 3 --db-private");
+  CHECK(no_db.exit_code == 2);
+  CHECK(no_db.err.find("--db-private needs --db") != std::string::npos);
+  const auto both = run_kalah(solve + " --db-private --no-db-cache");
+  CHECK(both.exit_code == 2);
+  CHECK(both.err.find("--db-private and --no-db-cache exclude each other") != std::string::npos);
 }
 
 TEST_CASE("db cli: packed builds (formats 2 and 3): info, solve packed or unpacked, probe, verify",

@@ -120,8 +120,8 @@ namespace kalah {
 
 EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits, const Rules& rules, int max_seeds,
                                       std::size_t memory_limit_bytes, bool raw_cache,
-                                      const std::function<void(const std::string&)>& note, int pack_width,
-                                      int threads) {
+                                      const std::function<void(const std::string&)>& note, int pack_width, int threads,
+                                      bool private_copy) {
   check_database_dir(dir);
   std::error_code ec;
   // All levels present: scan_database also refuses a gap (a missing level below others). With a
@@ -147,7 +147,10 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
   cache.enabled = raw_cache;
   cache.note = note;
   if (pack_width < 0) {
-    for (int k = 0; k <= max_seeds; ++k) levels.push_back(dbfile::load_level(dir, pits, rules, k, cache, threads));
+    for (int k = 0; k <= max_seeds; ++k) {
+      levels.push_back(dbfile::load_level(dir, pits, rules, k, cache, threads));
+      if (private_copy) levels.back().make_private();
+    }
     return EndgameDatabase(pits, rules, std::move(levels));
   }
   EndgameDatabase db;
@@ -161,6 +164,7 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
       // A version-3 file holds the level packed by pairs, as it is loaded.
       db.paired_.resize(k + 1);
       db.paired_[k] = dbfile::load_paired_level(dir, pits, rules, k, cache, threads);
+      if (private_copy) db.paired_[k].make_private();
       db.packed_.emplace_back();
       continue;
     }
@@ -169,6 +173,7 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
       PackedLevel filed = dbfile::load_packed_level(dir, pits, rules, k, cache, threads);
       if (pack_width != 0 && filed.width() != pack_width)
         filed = PackedLevel::pack(ix, k, filed.unpack(ix, threads), pack_width, threads);
+      if (private_copy) filed.make_private();
       db.packed_.push_back(std::move(filed));
       continue;
     }

@@ -74,10 +74,13 @@ class EndgameDatabase {
   // pack_width >= 0: pack each level as it is loaded (PackedLevel, width 0: the smallest),
   // so memory peaks at the packed levels plus one level of one byte a board; the memory limit
   // then counts 4.2 bits a board (a 4-bit level without exceptions).
+  // private_copy: each level mapped from a raw cache is copied into anonymous memory on huge
+  // pages (LevelArray::make_private) as it loads: probes miss the TLB less, at the cost of
+  // the sharing of the page cache between processes.
   static EndgameDatabase load(const std::filesystem::path& dir, int pits, const Rules& rules, int max_seeds = -1,
                               std::size_t memory_limit_bytes = 0, bool raw_cache = true,
                               const std::function<void(const std::string&)>& note = {}, int pack_width = -1,
-                              int threads = 0);
+                              int threads = 0, bool private_copy = false);
 
   int pits() const { return pits_; }
   int max_seeds() const { return max_seeds_; }  // -1 when empty

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 namespace kalah {
@@ -23,6 +24,13 @@ LevelArray::LevelArray(std::uint64_t size) : size_(size) {
   if (!p) throw std::bad_alloc();
   if (align == kHuge) ::madvise(p, rounded, MADV_HUGEPAGE);
   data_.reset(static_cast<std::int8_t*>(p));
+}
+
+void LevelArray::make_private() {
+  if (!mapped()) return;
+  LevelArray copy(size_);
+  if (size_ > 0) std::memcpy(copy.data(), data(), static_cast<std::size_t>(size_));
+  *this = std::move(copy);
 }
 
 LevelArray LevelArray::adopt_mapping(void* map_base, std::size_t map_bytes, std::size_t offset, std::uint64_t size) {

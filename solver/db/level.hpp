@@ -41,6 +41,9 @@ class LevelArray {
   std::int8_t operator[](std::uint64_t i) const { return data_[i]; }
   std::int8_t& operator[](std::uint64_t i) { return data_[i]; }
   bool mapped() const { return data_.get_deleter().map_base != nullptr; }  // a file mapping (read-only)
+  // A mapped level becomes a copy in anonymous memory, on huge pages (the mapping goes); any
+  // other level stays as it is. Throws std::bad_alloc.
+  void make_private();
 
  private:
   std::uint64_t size_ = 0;

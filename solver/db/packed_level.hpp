@@ -80,6 +80,11 @@ class PackedLevel {
   std::uint64_t exceptions() const { return exceptions_.size(); }
   std::uint64_t bytes() const;                         // memory held: lines, offsets, exceptions, weights
   bool mapped() const { return lines_mem_.mapped(); }  // lines and exceptions map a packed raw cache
+  // Mapped lines and exceptions become copies in anonymous memory (LevelArray::make_private).
+  void make_private() {
+    lines_mem_.make_private();
+    exceptions_.make_private();
+  }
   double bits_per_board() const { return size_ ? 8.0 * double(bytes()) / double(size_) : 0.0; }
 
   // The predictor's guess q for the board `bits` (cells as bytes, board_bits.hpp).

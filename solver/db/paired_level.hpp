@@ -50,6 +50,9 @@ class PairedLevel {
   int pits() const { return pits_; }
   int pairs() const { return static_cast<int>(pairs_.size()); }
   bool complete() const { return pairs() == SublevelIndexer::pairs(k_); }
+  void make_private() {  // PackedLevel::make_private of every pair
+    for (PackedLevel& pair : pairs_) pair.make_private();
+  }
   const PackedLevel& pair(int p) const { return pairs_[p]; }
   std::uint64_t size() const { return size_; }  // boards of the pairs added
   std::uint64_t bytes() const;                  // memory held by the pairs

@@ -14,6 +14,7 @@
 #include "solver/db/format.hpp"
 #include "solver/db/raw_cache.hpp"
 #include "solver/db/store.hpp"
+#include "testing/database_files.hpp"
 #include "testing/scratch_dir.hpp"
 
 using namespace kalah;
@@ -96,6 +97,24 @@ TEST_CASE("raw cache: the first load writes it, the next maps it, values identic
   const EndgameDatabase part = EndgameDatabase::load(dir.path, kPits, Rules{}, 5);
   CHECK(part.max_seeds() == 5);
   CHECK(mapped_levels(part) == 6);
+
+  // A private copy reads the caches and maps nothing: the same values, format-1 levels at one
+  // byte a board or packed as they load.
+  for (const int pack_width : {-1, 0}) {
+    INFO(pack_width);
+    std::vector<std::string> notes;
+    const EndgameDatabase own = EndgameDatabase::load(
+        dir.path, kPits, Rules{}, -1, 0, true, [&](const std::string& s) { notes.push_back(s); }, pack_width, 2, true);
+    CHECK(notes.empty());
+    CHECK(files_with(dir.path, ".raw").size() == kSeeds + 1);
+    if (pack_width < 0) {
+      CHECK(mapped_levels(own) == 0);
+      CHECK(same_as_reference(own));
+    } else {
+      for (int k = 0; k <= kSeeds; ++k) CHECK_FALSE(own.packed_level(k).mapped());
+      CHECK(test::value_differences(reference(), own) == 0);
+    }
+  }
 
   // The cache does not stand in for the level files' checks: a level file whose header is
   // damaged still fails the load.
