@@ -213,30 +213,39 @@ void build_level_impl(const BoardIndexer& ix, const BoardRange& range, const Sub
                            std::to_string(range.pair()) + " (the rules break the pairs' closure)");
 }
 
+// Mismatches found by several threads, each over chunks in ascending order: how many, and
+// the least position (index or sample number) among them.
+struct Mismatches {
+  std::atomic<std::uint64_t> count{0};
+  std::atomic<std::uint64_t> least{~std::uint64_t(0)};
+  // A chunk's tally: n mismatches, the first of them at `first` (ignored when n == 0).
+  void add(std::uint64_t n, std::uint64_t first) {
+    if (n == 0) return;
+    count += n;
+    std::uint64_t f = least.load();
+    while (first < f && !least.compare_exchange_weak(f, first)) {
+    }
+  }
+};
+
 template <int M, Sowing S, Capture C, EndRule E>
 std::uint64_t verify_level_impl(const BoardIndexer& ix, int k, std::span<const LevelView> levels, int threads,
                                 std::uint64_t* first_bad, const LevelProgressFn& progress) {
   const base::SowTables tab(ix, k);
   const std::uint64_t size = ix.count(k);
-  std::atomic<std::uint64_t> bad{0};
-  std::atomic<std::uint64_t> first{~std::uint64_t(0)};
+  Mismatches bad;
   parallel_chunks(size, threads, k, progress, [&](std::uint64_t lo, std::uint64_t hi) {
     LevelSolver<M, S, C, E> solver(tab, k, levels.data(), nullptr);
     Board b = ix.board(k, lo);
-    std::uint64_t local = 0;
+    std::uint64_t local = 0, first = 0;
     for (std::uint64_t idx = lo; idx < hi; ++idx, ix.next(b)) {
       const base::u128 bits = base::to_bits(b);
-      if (solver.template evaluate<false>(bits) != levels[k].value(idx, bits)) {
-        ++local;
-        std::uint64_t f = first.load();
-        while (idx < f && !first.compare_exchange_weak(f, idx)) {
-        }
-      }
+      if (solver.template evaluate<false>(bits) != levels[k].value(idx, bits) && local++ == 0) first = idx;
     }
-    bad += local;
+    bad.add(local, first);
   });
-  if (first_bad) *first_bad = first.load();
-  return bad.load();
+  if (first_bad) *first_bad = bad.least.load();
+  return bad.count.load();
 }
 
 // The index of sample i of level k: splitmix64 of (seed, k, i), scaled to [0, size) by a
@@ -254,25 +263,19 @@ std::uint64_t verify_sample_impl(const BoardIndexer& ix, int k, std::span<const 
                                  std::uint64_t samples, std::uint64_t seed, int threads, std::uint64_t* first_bad) {
   const base::SowTables tab(ix, k);
   const std::uint64_t size = ix.count(k);
-  std::atomic<std::uint64_t> bad{0};
-  std::atomic<std::uint64_t> first{~std::uint64_t(0)};  // the first differing sample's number
+  Mismatches bad;  // by sample number
   parallel_chunks(samples, threads, k, {}, [&](std::uint64_t lo, std::uint64_t hi) {
     LevelSolver<M, S, C, E> solver(tab, k, levels.data(), nullptr);
-    std::uint64_t local = 0;
+    std::uint64_t local = 0, first = 0;
     for (std::uint64_t i = lo; i < hi; ++i) {
       const std::uint64_t idx = sample_index(seed, k, i, size);
       const base::u128 bits = base::to_bits(ix.board(k, idx));
-      if (solver.template evaluate<false>(bits) != levels[k].value(idx, bits)) {
-        ++local;
-        std::uint64_t f = first.load();
-        while (i < f && !first.compare_exchange_weak(f, i)) {
-        }
-      }
+      if (solver.template evaluate<false>(bits) != levels[k].value(idx, bits) && local++ == 0) first = i;
     }
-    bad += local;
+    bad.add(local, first);
   });
-  if (first_bad && bad.load()) *first_bad = sample_index(seed, k, first.load(), size);
-  return bad.load();
+  if (first_bad && bad.count.load()) *first_bad = sample_index(seed, k, bad.least.load(), size);
+  return bad.count.load();
 }
 
 }  // namespace

@@ -84,7 +84,7 @@ PairedLevel build_paired_level(const BoardIndexer& indexer, const Rules& rules, 
 
 // Re-derive every entry of level k from its successors in levels[0..k] and compare it with
 // the stored one. Returns the number of entries that differ (0 for a sound level); the
-// first bad index goes to *first_bad when given.
+// first bad index goes to *first_bad when given (all ones when none differs).
 std::uint64_t verify_level(const BoardIndexer& indexer, const Rules& rules, int k, std::span<const LevelView> levels,
                            int threads, std::uint64_t* first_bad = nullptr, const LevelProgressFn& progress = {});
 std::uint64_t verify_level(const BoardIndexer& indexer, const Rules& rules, int k,

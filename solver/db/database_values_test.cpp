@@ -98,6 +98,17 @@ TEST_CASE("db values: a sampled verify passes sound levels and finds a changed e
     CHECK(first_bad == at);
     // The draw does not depend on the threads.
     CHECK(verify_level_sample(ix, rules, top, views, 20 * changed.size(), 7, 1) == bad);
+    // The full verify finds it and names it too, on any number of threads (the least of the
+    // threads' first mismatches), and names no entry of a sound level.
+    for (const int threads : {1, 2, 3}) {
+      std::uint64_t full_first = 0;
+      CHECK(verify_level(ix, rules, top, views, threads, &full_first) == 1);
+      CHECK(full_first == at);
+    }
+    std::uint64_t none = 0;
+    views[top] = db.view(top);
+    CHECK(verify_level(ix, rules, top, views, 2, &none) == 0);
+    CHECK(none == ~std::uint64_t(0));
   }
 }
 
