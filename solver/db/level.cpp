@@ -26,11 +26,10 @@ LevelArray::LevelArray(std::uint64_t size) : size_(size) {
   data_.reset(static_cast<std::int8_t*>(p));
 }
 
-void LevelArray::make_private() {
-  if (!mapped()) return;
-  LevelArray copy(size_);
-  if (size_ > 0) std::memcpy(copy.data(), data(), static_cast<std::size_t>(size_));
-  *this = std::move(copy);
+LevelArray LevelArray::copy() const {
+  LevelArray c(size_);
+  if (size_ > 0) std::memcpy(c.data(), data(), static_cast<std::size_t>(size_));
+  return c;
 }
 
 LevelArray LevelArray::adopt_mapping(void* map_base, std::size_t map_bytes, std::size_t offset, std::uint64_t size) {

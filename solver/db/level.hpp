@@ -41,9 +41,12 @@ class LevelArray {
   std::int8_t operator[](std::uint64_t i) const { return data_[i]; }
   std::int8_t& operator[](std::uint64_t i) { return data_[i]; }
   bool mapped() const { return data_.get_deleter().map_base != nullptr; }  // a file mapping (read-only)
-  // A mapped level becomes a copy in anonymous memory, on huge pages (the mapping goes); any
-  // other level stays as it is. Throws std::bad_alloc.
-  void make_private();
+  // The entries copied into anonymous memory (huge pages from 2 MiB up). Throws std::bad_alloc.
+  LevelArray copy() const;
+  // A mapped level becomes its copy() (the mapping goes); any other level stays as it is.
+  void make_private() {
+    if (mapped()) *this = copy();
+  }
 
  private:
   std::uint64_t size_ = 0;

@@ -172,9 +172,7 @@ void check_pack_arguments(const BoardRange& range, const LevelArray& values, int
 PackedLevel PackedLevel::pack(const BoardRange& range, const LevelArray& values, int width, int threads) {
   if (threads <= 0) threads = omp_get_max_threads();
   check_pack_arguments(range, values, width, threads);
-  LevelArray work(values.size());
-  std::memcpy(work.data(), values.data(), values.size());
-  return pack(range, std::move(work), width, threads);
+  return pack(range, values.copy(), width, threads);
 }
 
 PackedLevel PackedLevel::pack(const BoardRange& range, LevelArray&& values, int width, int threads) {
