@@ -102,6 +102,7 @@ Json to_json(const SolveReport& r) {
     j["db_max_seeds"] = s.db_max_seeds;
     j["db_seconds"] = s.db_seconds;
     j["db_memory_bytes"] = s.db_memory_bytes;
+    j["db_mapped_bytes"] = s.db_mapped_bytes;
     j["db_bits_per_board"] = s.db_bits_per_board;
     if (s.book.empty())
       j["book"] = nullptr;
@@ -113,12 +114,12 @@ Json to_json(const SolveReport& r) {
 }
 
 Json without_statistics(Json j) {
-  for (const char* k : {"nodes",           "seconds",          "search_seconds",  "threads",           "db_max_seeds",
-                        "db_seconds",      "db_dir",           "db_memory_bytes", "db_bits_per_board", "value_seconds",
-                        "value_nodes",     "passes",           "first_guess",     "deepening_depth",   "table",
-                        "solver",          "nodes_per_second", "estimate_depth",  "estimate_nodes",    "table_bytes",
-                        "table_max_bytes", "table_entries",    "table_used",      "table_capped",      "book",
-                        "book_hits"})
+  for (const char* k : {"nodes",         "seconds",         "search_seconds",   "threads",         "db_max_seeds",
+                        "db_seconds",    "db_dir",          "db_memory_bytes",  "db_mapped_bytes", "db_bits_per_board",
+                        "value_seconds", "value_nodes",     "passes",           "first_guess",     "deepening_depth",
+                        "table",         "solver",          "nodes_per_second", "estimate_depth",  "estimate_nodes",
+                        "table_bytes",   "table_max_bytes", "table_entries",    "table_used",      "table_capped",
+                        "book",          "book_hits"})
     j.erase(k);
   return j;
 }

@@ -50,6 +50,7 @@ class Meter {
     st.db_seconds = session_.database_seconds();
     if (const EndgameDatabase* db = session_.database()) {
       st.db_memory_bytes = db->memory_bytes();
+      st.db_mapped_bytes = db->mapped_bytes();
       st.db_bits_per_board = db->bits_per_board();
     }
     st.db_dir = session_.config().database_dir;

@@ -41,6 +41,7 @@ struct SearchStats {
   int db_max_seeds = -1;              // -1: no database
   double db_seconds = 0;
   std::uint64_t db_memory_bytes = 0;  // the levels in memory
+  std::uint64_t db_mapped_bytes = 0;  // of those, the bytes mapping raw cache files
   double db_bits_per_board = 0;       // 8 for levels of one byte a board; 2-4.2 packed
   std::string db_dir;
   std::string book;             // the opening book's name (its file; empty: none)

@@ -83,10 +83,15 @@ void print_text(const api::SolveReport& r) {
               << (s.table_bytes < s.table_max_bytes ? ", grown as needed, at most " + byte_text(s.table_max_bytes) : "")
               << (s.table_capped ? ", smaller than --tt-memory: enough for every board of the problem" : "") << ")\n"
               << "database  "
-              << (s.db_max_seeds >= 0 ? s.db_dir + " (boards with at most " + std::to_string(s.db_max_seeds) +
-                                            " seeds, " + byte_text(s.db_memory_bytes) + " in memory, " +
-                                            two_decimals(s.db_bits_per_board) + " bits a board)"
-                                      : std::string("none"))
+              << (s.db_max_seeds >= 0
+                      ? s.db_dir + " (boards with at most " + std::to_string(s.db_max_seeds) + " seeds, " +
+                            byte_text(s.db_memory_bytes) + " in memory" +
+                            (s.db_mapped_bytes == 0 ? std::string()
+                             : s.db_mapped_bytes == s.db_memory_bytes
+                                 ? std::string(" mapped from its raw caches")
+                                 : " (" + byte_text(s.db_mapped_bytes) + " mapped from its raw caches)") +
+                            ", " + two_decimals(s.db_bits_per_board) + " bits a board)"
+                      : std::string("none"))
               << "\n";
     if (!s.book.empty())
       std::cout << "book      " << s.book << " (" << s.book_hits << " board" << (s.book_hits == 1 ? "" : "s")

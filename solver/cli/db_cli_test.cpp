@@ -205,6 +205,8 @@ TEST_CASE("db cli: --no-db-cache writes no raw cache, and the cache leaves resul
     CHECK(json_int(r.out, "nodes") == json_int(off.out, "nodes"));
     CHECK(json_int(r.out, "db_max_seeds") == 10);
   }
+  CHECK(json_int(second.out, "db_mapped_bytes") == json_int(second.out, "db_memory_bytes"));
+  CHECK(json_int(off.out, "db_mapped_bytes") == 0);
   const auto probe = run_kalah("db probe " + d + " --position 2,1,0,3/1,0,2,1/5/4/S --json");
   CHECK(probe.exit_code == 0);
   CHECK(probe.err.empty());
@@ -234,6 +236,8 @@ TEST_CASE("db cli: --no-db-cache writes no raw cache, and the cache leaves resul
     CHECK(own.err.empty());
     CHECK(json_int(own.out, "value") == json_int(off.out, "value"));
     CHECK(json_int(own.out, "nodes") == json_int(off.out, "nodes"));
+    CHECK(json_int(own.out, "db_mapped_bytes") == 0);
+    CHECK(json_int(own.out, "db_memory_bytes") > 0);
   }
   const auto no_db = run_kalah("solve -m 4 -n 3 --db-private");
   CHECK(no_db.exit_code == 2);
