@@ -161,7 +161,21 @@ TEST_CASE("packed files: a packed load writes packed raw caches, maps them next 
   const EndgameDatabase second = load();
   CHECK(notes.empty());
   for (int k = 0; k <= 11; ++k) CHECK(second.packed_level(k).mapped());
+  CHECK(second.mapped_bytes() == second.memory_bytes());
   CHECK(differences(reference, second) == 0);
+
+  // A private copy of the mapped packed levels (PackedLevel::make_private): the caches read and
+  // kept, nothing mapped, the same bytes and values.
+  const EndgameDatabase own = EndgameDatabase::load(
+      dir.path, 4, rules, -1, 0, true, [&](const std::string& s) { notes.push_back(s); }, 0, 2, true);
+  CHECK(notes.empty());
+  for (int k = 0; k <= 11; ++k) {
+    CHECK_FALSE(own.packed_level(k).mapped());
+    CHECK(std::filesystem::exists(dbfile::packed_raw_path(dir.path, k)));
+  }
+  CHECK(own.mapped_bytes() == 0);
+  CHECK(own.memory_bytes() == second.memory_bytes());
+  CHECK(differences(reference, own) == 0);
 
   // A damaged cache: noted, the level file read instead, the cache rewritten.
   const auto cache11 = dbfile::packed_raw_path(dir.path, 11);

@@ -192,12 +192,14 @@ TEST_CASE("paired files: a packed load writes paired raw caches, maps them next 
   const EndgameDatabase second = load();
   CHECK(notes.empty());
   for (int k = 0; k <= 12; ++k) CHECK(second.paired_level(k).mapped());
+  CHECK(second.mapped_bytes() == second.memory_bytes());
   CHECK(test::value_differences(reference, second) == 0);
   // A private copy: the caches read, nothing mapped, the same values.
   const EndgameDatabase own = EndgameDatabase::load(
       dir.path, 5, rules, -1, 0, true, [&](const std::string& s) { notes.push_back(s); }, 0, 2, true);
   CHECK(notes.empty());
   for (int k = 0; k <= 12; ++k) CHECK_FALSE(own.paired_level(k).mapped());
+  CHECK(own.mapped_bytes() == 0);
   CHECK(test::value_differences(reference, own) == 0);
 
   // Damage in a pair's lines, in the padding between pairs and in the last pair's tail: each

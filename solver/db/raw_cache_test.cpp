@@ -90,6 +90,8 @@ TEST_CASE("raw cache: the first load writes it, the next maps it, values identic
   const Loaded second = load(dir.path);
   CHECK(second.notes.empty());
   CHECK(mapped_levels(second.db) == kSeeds + 1);
+  CHECK(second.db.mapped_bytes() == second.db.memory_bytes());
+  CHECK(first.db.mapped_bytes() == 0);
   CHECK(same_as_reference(second.db));
   CHECK(second.db.value(Board{}) == 0);
 
@@ -107,6 +109,7 @@ TEST_CASE("raw cache: the first load writes it, the next maps it, values identic
         dir.path, kPits, Rules{}, -1, 0, true, [&](const std::string& s) { notes.push_back(s); }, pack_width, 2, true);
     CHECK(notes.empty());
     CHECK(files_with(dir.path, ".raw").size() == kSeeds + 1);
+    CHECK(own.mapped_bytes() == 0);
     if (pack_width < 0) {
       CHECK(mapped_levels(own) == 0);
       CHECK(same_as_reference(own));
