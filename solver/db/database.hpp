@@ -145,7 +145,8 @@ class EndgameDatabase {
   }
   // Bytes the levels hold in memory, and bits a board.
   std::uint64_t memory_bytes() const;
-  // The part of memory_bytes() that maps raw cache files (shared page cache); the rest is the
+  // The part of memory_bytes() that maps raw cache files (shared page cache; a level or pair
+  // that maps its cache counts whole, its few small tables included); the rest is the
   // process's own memory (decompressed, built, or copied by load's private_copy).
   std::uint64_t mapped_bytes() const;
   double bits_per_board() const { return entries() ? 8.0 * double(memory_bytes()) / double(entries()) : 0.0; }
