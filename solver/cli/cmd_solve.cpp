@@ -24,6 +24,18 @@ std::string two_decimals(double x) {
   return text;
 }
 
+// The report's database line: which boards, their memory and how much of it maps raw caches.
+std::string database_text(const api::SearchStats& s) {
+  if (s.db_max_seeds < 0) return "none";
+  const std::string mapped = s.db_mapped_bytes == 0 ? std::string()
+                             : s.db_mapped_bytes == s.db_memory_bytes
+                                 ? std::string(" mapped from its raw caches")
+                                 : " (" + byte_text(s.db_mapped_bytes) + " mapped from its raw caches)";
+  return s.db_dir + " (boards with at most " + std::to_string(s.db_max_seeds) + " seeds, " +
+         byte_text(s.db_memory_bytes) + " in memory" + mapped + ", " + two_decimals(s.db_bits_per_board) +
+         " bits a board)";
+}
+
 void print_text(const api::SolveReport& r) {
   const api::SearchStats& s = r.stats;
   std::cout << "position  " << r.position.to_text() << "\n"
@@ -82,17 +94,7 @@ void print_text(const api::SolveReport& r) {
               << byte_text(s.table_bytes)
               << (s.table_bytes < s.table_max_bytes ? ", grown as needed, at most " + byte_text(s.table_max_bytes) : "")
               << (s.table_capped ? ", smaller than --tt-memory: enough for every board of the problem" : "") << ")\n"
-              << "database  "
-              << (s.db_max_seeds >= 0
-                      ? s.db_dir + " (boards with at most " + std::to_string(s.db_max_seeds) + " seeds, " +
-                            byte_text(s.db_memory_bytes) + " in memory" +
-                            (s.db_mapped_bytes == 0 ? std::string()
-                             : s.db_mapped_bytes == s.db_memory_bytes
-                                 ? std::string(" mapped from its raw caches")
-                                 : " (" + byte_text(s.db_mapped_bytes) + " mapped from its raw caches)") +
-                            ", " + two_decimals(s.db_bits_per_board) + " bits a board)"
-                      : std::string("none"))
-              << "\n";
+              << "database  " << database_text(s) << "\n";
     if (!s.book.empty())
       std::cout << "book      " << s.book << " (" << s.book_hits << " board" << (s.book_hits == 1 ? "" : "s")
                 << " answered from it)\n";

@@ -116,8 +116,7 @@ std::uint64_t EndgameDatabase::memory_bytes() const {
 std::uint64_t EndgameDatabase::mapped_bytes() const {
   std::uint64_t bytes = 0;
   for (const PackedLevel& p : packed_) bytes += p.mapped() ? p.bytes() : 0;
-  for (const PairedLevel& p : paired_)
-    for (int i = 0; i < p.pairs(); ++i) bytes += p.pair(i).mapped() ? p.pair(i).bytes() : 0;
+  for (const PairedLevel& p : paired_) bytes += p.mapped_bytes();
   for (const LevelArray& a : levels_) bytes += a.mapped() ? a.size() : 0;
   return bytes;
 }

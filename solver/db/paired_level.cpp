@@ -62,6 +62,12 @@ bool PairedLevel::mapped() const {
   return false;
 }
 
+std::uint64_t PairedLevel::mapped_bytes() const {
+  std::uint64_t total = 0;
+  for (const PackedLevel& p : pairs_) total += p.mapped() ? p.bytes() : 0;
+  return total;
+}
+
 LevelArray PairedLevel::unpack(const BoardIndexer& ix, int threads) const {
   if (!complete() || ix.pits() != pits_ || k_ > ix.max_seeds())
     throw std::invalid_argument("PairedLevel::unpack: an incomplete level or an indexer of other boards");

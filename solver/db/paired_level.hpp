@@ -57,7 +57,8 @@ class PairedLevel {
   std::uint64_t size() const { return size_; }  // boards of the pairs added
   std::uint64_t bytes() const;                  // memory held by the pairs
   double bits_per_board() const { return size_ ? 8.0 * double(bytes()) / double(size_) : 0.0; }
-  bool mapped() const;  // some pair maps a packed raw cache
+  bool mapped() const;                 // some pair maps a packed raw cache
+  std::uint64_t mapped_bytes() const;  // memory held by the pairs that map one
 
   // Where the board `bits` is stored: its pair in the top 8 bits, its position in the pair
   // below. A caller that prefetches and then reads ranks the board once.
