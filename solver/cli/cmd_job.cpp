@@ -278,7 +278,7 @@ int run_status(const Args& args) {
               << bounds_text(r.lower, r.upper) << work(r) << "\n";
   const double mean = st.totals.units ? st.totals.unit_seconds / static_cast<double>(st.totals.units) : 0;
   std::cout << "\ntree      " << st.tree_nodes << " nodes, " << st.expanded << " expanded, " << st.exact << " exact, "
-            << st.open_leaves << " open leaves below the root\n"
+            << st.open_leaves << " open leaves below the goals\n"
             << "goals     " << st.goals_exact << " of " << st.goals
             << " exact (the boards the report asks about, as far as the tree holds them)\n"
             << "units     " << st.totals.units << " done (" << st.totals.complete_units << " answered, "

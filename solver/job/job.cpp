@@ -112,7 +112,6 @@ JobStatus job_status(const fs::path& dir) {
     if (tree.node(id).expanded) ++st.expanded;
     if (tree.node(id).exact()) ++st.exact;
   }
-  st.open_leaves = tree.open_leaves_below(0);
   // The work below each row: every unit counted at its node, summed over the subtree.
   std::vector<BoundsRow> at_node(static_cast<std::size_t>(tree.size()));
   const std::vector<UnitRecord> units = store.units(tree.size());
@@ -161,6 +160,8 @@ JobStatus job_status(const fs::path& dir) {
     }
   };
   if (st.spec.openings) chains(0);
+  // Below every goal: an openings job's root is often exact long before its first turns.
+  st.open_leaves = tree.open_leaves_below(std::vector<int>(goal_nodes.begin(), goal_nodes.end()));
   for (const int g : goal_nodes) {
     ++st.goals;
     if (tree.node(g).exact()) ++st.goals_exact;
@@ -251,7 +252,7 @@ api::Json to_json(const JobStatus& s) {
                      s.totals.unit_seconds > 0 ? static_cast<double>(s.totals.nodes) / s.totals.unit_seconds : 0.0}};
   j["estimate"] = Json{{"seconds_left", s.report_json ? 0.0 : s.estimate_seconds},
                        {"method",
-                        "open leaves below the root x the mean unit's seconds / the last run's workers "
+                        "open leaves below the goals x the mean unit's seconds / the last run's workers "
                         "(a rough guide: a test needs only some leaves, an expanded leaf many units)"}};
   j["report"] = s.report_json ? Json::parse(*s.report_json) : Json(nullptr);
   return j;

@@ -80,7 +80,7 @@ struct JobStatus {
   bool running = false;                    // a kalah job run (or verify --record) holds the lock now
   std::string holder;                      // (running) the holder's activity, e.g. "kalah job run"
   std::optional<std::string> report_json;  // once finished
-  // The estimate of the work left: open leaves below the root times the mean unit's seconds,
+  // The estimate of the work left: open leaves below the goals times the mean unit's seconds,
   // over the workers of the last run.
   double estimate_seconds = 0;
   int last_workers = 0;

@@ -482,6 +482,25 @@ TEST_CASE("top tree: bounds propagate, cross-checks throw, select finds free lea
   CHECK_THROWS_AS(tree.tighten(root, tree.node(root).lower + 2, 12), std::logic_error);
 }
 
+TEST_CASE("top tree: open leaves are counted below every goal that is not exact", "[job]") {
+  job::TopTree tree = start_expanded();
+  std::vector<int> goals{0};
+  for (const job::TopEdge& e : tree.node(0).edges) goals.push_back(e.child);
+  CHECK(tree.open_leaves_below({0}) == 3);
+  CHECK(tree.open_leaves_below(goals) == 3);  // each leaf once
+  // The root proven exact before its first sowings, as in an openings job: its leaves are
+  // still open below those goals.
+  const int v = ReferenceSolver(3, Rules{}).value(tree.node(0).board);
+  tree.tighten(0, v, v);
+  REQUIRE(tree.node(0).exact());
+  CHECK(tree.open_leaves_below({0}) == 0);
+  CHECK(tree.open_leaves_below(goals) == 3);
+  const int first = tree.node(0).edges[0].child;
+  const int w = ReferenceSolver(3, Rules{}).value(tree.node(first).board);
+  tree.tighten(first, w, w);
+  CHECK(tree.open_leaves_below(goals) == 2);
+}
+
 TEST_CASE("top tree: the line of sowings to a node, as log lines name it", "[job]") {
   const Rules rules;
   job::TopTree tree(6, rules);

@@ -370,9 +370,9 @@ std::optional<Question> TopTree::select_committed(int target, int gamma, bool ex
   }
 }
 
-std::uint64_t TopTree::open_leaves_below(int id) const {
+std::uint64_t TopTree::open_leaves_below(const std::vector<int>& tops) const {
   std::vector<char> seen(nodes_.size(), 0);
-  std::vector<int> stack{id};
+  std::vector<int> stack(tops);
   std::uint64_t leaves = 0;
   while (!stack.empty()) {
     const int v = stack.back();

@@ -178,8 +178,9 @@ class TopTree {
   // The proof and disproof numbers of "v(id) >= gamma" (what select walks by).
   Numbers numbers(int id, int gamma, const Expectation& expected = {}, LeafNumbers leaves = LeafNumbers::kOne) const;
 
-  // Leaves (not expanded, not exact) below `id`, each counted once.
-  std::uint64_t open_leaves_below(int id) const;
+  // Leaves (not expanded, not exact) below the nodes `tops` that are not exact (a top that is
+  // such a leaf counts), each counted once.
+  std::uint64_t open_leaves_below(const std::vector<int>& tops) const;
 
  private:
   using Memo = std::unordered_map<std::uint64_t, Numbers>;
