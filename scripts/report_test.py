@@ -59,6 +59,11 @@ class ReportJobsTest(unittest.TestCase):
             c = report.job_case(report.job_status(Path(KALAH), job), job)
         return c, err.getvalue()
 
+    def solved_case(self, key):
+        case, err = self.case(self.jobs[key])
+        self.assertIsNotNone(case, err)
+        return case
+
     def test_a_finished_job_equals_a_single_solve(self):
         for (rs, m, n), d in self.jobs.items():
             with self.subTest(rule_set=rs, m=m, n=n):
@@ -100,6 +105,13 @@ class ReportJobsTest(unittest.TestCase):
             with self.assertRaises(SystemExit) as stop:
                 report.add_job_cases(cases)
             self.assertIn("results/raw/ says +2", str(stop.exception))
+            # A cached full solve must agree turn by turn, not in the value alone.
+            turns = [dict(t) for t in self.solved_case(key)["turns"]]
+            turns[0]["value"] += 2
+            cases = {key: {"status": "solved", "value": 4, "turns": turns, "pie_value": 0}}
+            with self.assertRaises(SystemExit) as stop:
+                report.add_job_cases(cases)
+            self.assertIn("differ in turns", str(stop.exception))
         finally:
             report.OPENING_JOB_FOLDERS = saved
 
