@@ -106,6 +106,7 @@ class FrontEnd {
   std::uint64_t next_unit_ = 1;
   std::map<std::uint64_t, InFlight> in_flight_;
   bool stopping_ = false;
+  bool answered_since_log_ = false;  // a unit answered since the last progress line
   std::string stop_reason_;
   RunSummary summary_;
   double front_seconds_ = 0;
@@ -261,7 +262,10 @@ void FrontEnd::drain() {
   stopping_ = true;
   if (options_.stop) options_.stop->store(true);
   while (!in_flight_.empty())
-    if (std::optional<UnitOutcome> out = pool_.wait_for(1.0)) apply(*out);
+    if (std::optional<UnitOutcome> out = pool_.wait_for(1.0)) {
+      apply(*out);
+      log_progress(false);  // nothing is refilled now: the count falls as the workers stop
+    }
 }
 
 void FrontEnd::abandon() {
@@ -327,9 +331,12 @@ int FrontEnd::next_gamma(int id, Gallop& g) {
 }
 
 void FrontEnd::decide(int id, int gamma) {
+  bool started = false;
   while (tree_.decided(id, gamma) == 0) {
     check_stop(id);
     dispatch(id, gamma);
+    if (!started) log_progress(true);  // a line as each test of the goal starts (a few a goal)
+    started = true;
     if (in_flight_.empty())
       throw std::logic_error("proof job: test on node " + std::to_string(id) + " undecided with nothing to do");
     apply(next_outcome());
@@ -351,6 +358,9 @@ void FrontEnd::dispatch(int id, int gamma) {
     if (!start_pending_goal() && !split_busy_leaf(id, gamma)) break;
   }
   front_seconds_ += since(t);
+  // A progress line for the answers since the last one, after the refill rather than as an
+  // answer comes in: "in flight" then counts the busy workers (at the answer it was one short).
+  if (answered_since_log_) log_progress(false);
 }
 
 void FrontEnd::submit(int node, bool test, int gamma) {
@@ -501,13 +511,14 @@ void FrontEnd::apply(const UnitOutcome& out) {
   summary_.nodes += out.nodes;
   front_seconds_ += since(t);
   if (out.worker_interrupted) request_stop("interrupted (worker " + out.worker + " got a signal)");
-  log_progress(false);
+  answered_since_log_ = true;
 }
 
 void FrontEnd::log_progress(bool force) {
   if (!options_.log) return;
   if (!force && std::chrono::duration<double>(Clock::now() - last_log_).count() < options_.log_seconds) return;
   last_log_ = Clock::now();
+  answered_since_log_ = false;
   const TopNode& root = tree_.node(0);
   const TopNode& goal = tree_.node(goal_);
   const double s = since(t0_);

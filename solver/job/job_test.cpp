@@ -193,7 +193,7 @@ TEST_CASE("a job stopped at random points and run again gives the same report", 
       // The selection may change between runs: the store holds bounds, not a walk's state.
       run.run.selection = (trial + runs) % 2 == 0 ? job::Selection::kCommit : job::Selection::kProofNumbers;
       run.run.cancel = &cancel;
-      run.run.log_seconds = 0;  // a line (a call) for every unit answered
+      run.run.log_seconds = 0;  // a line (a call) after each refill that follows answers
       run.run.log = [&](const std::string&) {
         if (++answers >= stop_after) cancel = true;
       };
@@ -794,6 +794,25 @@ TEST_CASE("a job run says what its workers are on while long units run", "[job]"
   INFO(waiting);
   CHECK(waiting.find("waiting on 1 unit(s): node 0 value ") != std::string::npos);
   CHECK(waiting.find(" of 600.0 s") != std::string::npos);
+}
+
+TEST_CASE("a job run's progress lines count the units under way after the workers are refilled", "[job]") {
+  // Kalah(5,3) with units of 10 ms splits into many short units, so both workers are busy
+  // most of the run. A line written as an answer came in said one unit fewer than the workers
+  // held whenever both were busy (never "in flight 2" with two workers); after the refill it
+  // says 2. No line may say more units than workers.
+  ScratchDir dir("job");
+  job::init_job(dir.path / "j", spec_of(Position::start(5, 3), Rules{}));
+  job::LocalRun run = small_run(2, 0.01);
+  run.run.log_seconds = 0;
+  int most = -1;
+  run.run.log = [&](const std::string& line) {
+    const auto at = line.find("in flight ");
+    if (at != std::string::npos) most = std::max(most, std::stoi(line.substr(at + 10)));
+  };
+  const job::RunSummary s = job::run_local_job(dir.path / "j", run);
+  REQUIRE(s.finished);
+  CHECK(most == 2);
 }
 
 TEST_CASE("a job run told a first test asks it of the position first, and still ends at the reference", "[job]") {

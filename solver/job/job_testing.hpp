@@ -40,7 +40,7 @@ inline LocalRun small_run(int workers, double unit_seconds, double max_unit_seco
 }
 
 // Creates the job `spec` in `dir` (removing what is there) and runs it with `run` until the
-// run has answered `answers` units, then stops it. Tries again from scratch when the job
+// run has answered at least `answers` units, then stops it. Tries again from scratch when the job
 // finished first; throws std::runtime_error after `attempts` such tries.
 inline RunSummary run_stopped(const std::filesystem::path& dir, const JobSpec& spec, LocalRun run, int answers,
                               int attempts = 20) {
@@ -50,7 +50,7 @@ inline RunSummary run_stopped(const std::filesystem::path& dir, const JobSpec& s
     std::atomic<bool> cancel{false};
     int answered = 0;
     run.run.cancel = &cancel;
-    run.run.log_seconds = 0;  // a call for every unit answered
+    run.run.log_seconds = 0;  // a call after each refill that follows answers
     run.run.log = [&](const std::string&) {
       if (++answered >= answers) cancel = true;
     };
