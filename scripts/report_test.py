@@ -4,7 +4,8 @@
 Runs small openings jobs (Kalah(3,2) and Kalah(4,2) under the four rule sets of the tables)
 and checks that the case the report makes of each equals a single `kalah openings --json`
 solve of the same game (value, every first sowing and turn, pie value, balanced turns), that
-unfinished, value-only and non-start jobs are left out, and that a job whose value differs
+unfinished, value-only and non-start jobs are left out of the cases (an unfinished one is listed
+as under way, with bounds that hold), and that a job whose value differs
 from the cached solve's stops the report. The binary: $KALAH_BINARY (default build/kalah).
 
 Usage: KALAH_BINARY=build/kalah python3 scripts/report_test.py [-v]
@@ -88,6 +89,37 @@ class ReportJobsTest(unittest.TestCase):
                 case, err = self.case(d)
                 self.assertIsNone(case)
                 self.assertIn(str(d), err)
+
+    def test_an_unfinished_job_is_listed_as_under_way_with_bounds_that_hold(self):
+        # Kalah(5,3) stopped after about a third of a second (--hours): its proven bounds go into the list of
+        # jobs under way, not into the cases, and each contains the value a single solve gives.
+        folder = self.tmp / "under-way"
+        d = folder / "game"
+        kalah("job", "init", str(d), "--pits", "5", "--seeds", "3")
+        kalah("job", "run", str(d), "--workers", "1", "--threads", "1", "--unit-seconds", "0.01",
+              "--max-unit-seconds", "0.01", "--tt-memory", "16M", "--hours", "0.0001")
+        saved = report.OPENING_JOB_FOLDERS
+        report.OPENING_JOB_FOLDERS = [folder]
+        try:
+            cases, under_way = {}, []
+            with redirect_stderr(io.StringIO()) as err:
+                report.add_job_cases(cases, under_way)
+        finally:
+            report.OPENING_JOB_FOLDERS = saved
+        self.assertEqual(cases, {})
+        self.assertEqual(len(under_way), 1, err.getvalue())
+        self.assertIn("listed as under way", err.getvalue())
+        j = under_way[0]
+        self.assertEqual((j["m"], j["n"], j["rule_set"]), (5, 3, "standard-either"))
+        solve = json.loads(kalah("openings", "--pits", "5", "--seeds", "3", "--json"))
+        self.assertLessEqual(j["lower"], solve["value"])
+        self.assertLessEqual(solve["value"], j["upper"])
+        self.assertEqual([pit for pit, *_ in j["sowings"]], [mv["pit"] for mv in solve["moves"]])
+        for (pit, lower, upper, extra), mv in zip(j["sowings"], solve["moves"]):
+            self.assertTrue(lower <= mv["value"] <= upper, (pit, lower, upper, mv["value"]))
+            self.assertEqual(extra, mv["extra_turn"], pit)
+        self.assertLess(j["goals"][0], j["goals"][1])
+        self.assertEqual((report.bounds_text(6, 6), report.bounds_text(-2, 4)), ("+6", "[-2, +4]"))
 
     def test_a_job_that_contradicts_the_cached_solve_stops_the_report(self):
         key = ("standard-either", 3, 2)
