@@ -111,6 +111,7 @@ class FrontEnd {
   RunSummary summary_;
   double front_seconds_ = 0;
   int goal_ = 0, goal_gamma_ = 0;
+  bool goal_testing_ = false;       // goal_gamma_ is a test of the goal (not one of the goal before)
   std::set<int> asked_value_;       // nodes a value unit has been sent for (this run or before)
   std::vector<int> pending_goals_;  // boards the report will ask about, in its order
   // Per leaf (this run): the budget of its next unit when not the first, and the worker slot
@@ -235,7 +236,8 @@ UnitOutcome FrontEnd::next_outcome() {
 void FrontEnd::log_waiting() {
   // Progress lines come when units answer; with units of an hour the log would be silent for
   // an hour. A line every 6 log periods (a minute from the command line) says what the workers
-  // are on and how far into their budgets. None with log_seconds 0 (a line a unit answered).
+  // are on and how far into their budgets. None with log_seconds 0 (a line after every refill
+  // that follows answers).
   if (!options_.log || !(options_.log_seconds > 0) || in_flight_.empty()) return;
   if (since(last_log_) < 6 * options_.log_seconds) return;
   last_log_ = Clock::now();
@@ -280,6 +282,7 @@ void FrontEnd::abandon() {
 int FrontEnd::exact_value(const Board& b) {
   const int id = add_node(b);
   goal_ = id;
+  goal_testing_ = false;
   Gallop gallop;
   while (!tree_.node(id).exact()) {
     check_stop(id);
@@ -296,12 +299,14 @@ int FrontEnd::exact_value(const Board& b) {
     if (!n.expanded && n.in_flight > 0) {
       // Tests below a leaf goal come only with a split: the quick estimate will do.
       goal_gamma_ = std::clamp(first_gamma(id, false), n.lower + 2, n.upper);
+      goal_testing_ = true;
       dispatch(id, goal_gamma_);
       apply(next_outcome());
       continue;
     }
     const int gamma = next_gamma(id, gallop);
     goal_gamma_ = gamma;
+    goal_testing_ = true;
     decide(id, gamma);
     gallop.last = gamma;
     if (tree_.decided(id, gamma) > 0)
@@ -334,8 +339,10 @@ void FrontEnd::decide(int id, int gamma) {
   bool started = false;
   while (tree_.decided(id, gamma) == 0) {
     check_stop(id);
+    const Clock::time_point logged = last_log_;
     dispatch(id, gamma);
-    if (!started) log_progress(true);  // a line as each test of the goal starts (a few a goal)
+    // A line as each test of the goal starts (a few a goal), unless the refill just wrote one.
+    if (!started && last_log_ == logged) log_progress(true);
     started = true;
     if (in_flight_.empty())
       throw std::logic_error("proof job: test on node " + std::to_string(id) + " undecided with nothing to do");
@@ -527,7 +534,7 @@ void FrontEnd::log_progress(bool force) {
   line.precision(1);
   line << "job: " << s << " s, root value in [" << root.lower << ", " << root.upper << "] (remainder), goal node "
        << goal_ << line_text(tree_, goal_) << " in [" << goal.lower << ", " << goal.upper << "]";
-  if (!goal.exact() && goal.expanded) line << " testing >= " << goal_gamma_;
+  if (goal_testing_ && !goal.exact() && goal.expanded) line << " testing >= " << goal_gamma_;
   const double units = static_cast<double>(summary_.units), nodes = static_cast<double>(summary_.nodes);
   line << ", units " << summary_.units << " (" << units / std::max(s, 1e-9) << "/s), in flight " << in_flight_.size()
        << ", tree " << tree_.size() << " nodes, " << nodes / std::max(s, 1e-9) / 1e6 << " M nodes/s";

@@ -187,15 +187,14 @@ TEST_CASE("a job stopped at random points and run again gives the same report", 
     while (!finished) {
       REQUIRE(++runs < 200);
       std::atomic<bool> cancel{false};
-      int answers = 0;
       const int stop_after = std::uniform_int_distribution<int>(1, 12)(rng);
       job::LocalRun run = small_run(2, 1e-4);
       // The selection may change between runs: the store holds bounds, not a walk's state.
       run.run.selection = (trial + runs) % 2 == 0 ? job::Selection::kCommit : job::Selection::kProofNumbers;
       run.run.cancel = &cancel;
-      run.run.log_seconds = 0;  // a line (a call) after each refill that follows answers
-      run.run.log = [&](const std::string&) {
-        if (++answers >= stop_after) cancel = true;
+      run.run.log_seconds = 0;  // a line after each refill that follows answers
+      run.run.log = [&](const std::string& line) {
+        if (job::units_in_line(line) >= stop_after) cancel = true;
       };
       const job::RunSummary s = job::run_local_job(dir.path / "j", run);
       finished = s.finished;
@@ -800,24 +799,38 @@ TEST_CASE("a job run's progress lines count the units under way after the worker
   // Kalah(5,3) with units of 10 ms splits into many short units, so both workers are busy
   // most of the run. A line written as an answer came in said one unit fewer than the workers
   // held whenever both were busy (never "in flight 2" with two workers); after the refill it
-  // says 2. No line may say more units than workers.
+  // says 2. The lines for answers (their unit count grew) are the ones checked: a line as a
+  // test starts comes after a refill in either version. No line may say more units than
+  // workers, and no line repeats the one before it (a test's first line is not written again
+  // when the refill before it has just written one), the run's closing line aside.
   ScratchDir dir("job");
   job::init_job(dir.path / "j", spec_of(Position::start(5, 3), Rules{}));
   job::LocalRun run = small_run(2, 0.01);
   run.run.log_seconds = 0;
-  int most = -1;
+  std::vector<std::string> lines;
   run.run.log = [&](const std::string& line) {
-    const auto at = line.find("in flight ");
-    if (at != std::string::npos) most = std::max(most, std::stoi(line.substr(at + 10)));
+    if (line.find("in flight ") != std::string::npos) lines.push_back(line);
   };
   const job::RunSummary s = job::run_local_job(dir.path / "j", run);
   REQUIRE(s.finished);
+  REQUIRE(lines.size() > 2);
+  int most = -1, most_at_answer = -1, repeated = 0;
+  long long units = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const int in_flight = std::stoi(lines[i].substr(lines[i].find("in flight ") + 10));
+    most = std::max(most, in_flight);
+    if (job::units_in_line(lines[i]) > units) most_at_answer = std::max(most_at_answer, in_flight);
+    units = std::max(units, job::units_in_line(lines[i]));
+    if (i > 0 && i + 1 < lines.size() && lines[i] == lines[i - 1]) ++repeated;
+  }
   CHECK(most == 2);
+  CHECK(most_at_answer == 2);
+  CHECK(repeated == 0);
 }
 
 TEST_CASE("a job run told a first test asks it of the position first, and still ends at the reference", "[job]") {
-  // The claim "South minus North >= M" is the root's first test, not the guess; the log line
-  // of every answered unit names the goal's test (the root's remainder value >= gamma).
+  // The claim "South minus North >= M" is the root's first test, not the guess; the progress
+  // lines name the goal's test (the root's remainder value >= gamma).
   // Kalah(4,4) at the start, South to move: gamma is M. A middle position with North to move
   // (margin 1, 31 seeds: odd values): "1 - v >= 0" is the negation of "v >= 2", so gamma is
   // 2 rounded up to the parity, 3. Both take a search of about half a second, so the root's

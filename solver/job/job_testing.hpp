@@ -39,6 +39,13 @@ inline LocalRun small_run(int workers, double unit_seconds, double max_unit_seco
   return run;
 }
 
+// The units a progress line says the run has answered ("units N (r/s)"), or -1 for a line
+// without the count (a line naming the units under way).
+inline long long units_in_line(const std::string& line) {
+  const auto at = line.find(", units ");
+  return at == std::string::npos ? -1 : std::stoll(line.substr(at + 8));
+}
+
 // Creates the job `spec` in `dir` (removing what is there) and runs it with `run` until the
 // run has answered at least `answers` units, then stops it. Tries again from scratch when the job
 // finished first; throws std::runtime_error after `attempts` such tries.
@@ -48,11 +55,10 @@ inline RunSummary run_stopped(const std::filesystem::path& dir, const JobSpec& s
     std::filesystem::remove_all(dir);
     init_job(dir, spec);
     std::atomic<bool> cancel{false};
-    int answered = 0;
     run.run.cancel = &cancel;
-    run.run.log_seconds = 0;  // a call after each refill that follows answers
-    run.run.log = [&](const std::string&) {
-      if (++answered >= answers) cancel = true;
+    run.run.log_seconds = 0;  // a line after each refill that follows answers
+    run.run.log = [&](const std::string& line) {
+      if (units_in_line(line) >= answers) cancel = true;
     };
     RunSummary s = run_local_job(dir, run);
     if (!s.finished) return s;
