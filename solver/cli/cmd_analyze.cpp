@@ -31,19 +31,27 @@ void print_text(const api::GameAnalysis& a, Notation notation, const std::string
                "the best turn for the side that played\n";
   if (a.rules.early_end) std::cout << "note      " << kEarlyEndNote << "\n";
   std::cout << "\n";
+  // The record's own warnings (a capture not marked '*', ...), as `kalah replay` gives them.
+  const auto warn = [&a](int number) {
+    for (const ReplayedTurn& played : a.game.turns)
+      if (played.number == number)
+        for (const std::string& w : played.warnings) std::cout << "warning   " << w << "\n";
+  };
   for (const api::TurnAnalysis& t : a.turns) {
     std::cout << "turn " << t.number << "  " << side_name(t.side) << "  " << t.text;
     if (t.swap) {
       std::cout << "  (pie rule swap, not valued)\n";
+      warn(t.number);
       continue;
     }
     std::cout << "  value " << signed_value(t.value_before) << " -> " << signed_value(t.value_after);
     if (t.mistake)
       std::cout << "  lost " << t.margin_lost << "  MISTAKE" << (t.result_changed ? ", the result changed" : "")
-                << "; best " << turns_text(t.best) << "\n"
-                << ascii_board(t.before) << "\n";
+                << "; best " << turns_text(t.best) << "\n";
     else
       std::cout << "  best\n";
+    warn(t.number);
+    if (t.mistake) std::cout << ascii_board(t.before) << "\n";
   }
   std::cout << "\n";
   for (const Side side : {Side::South, Side::North}) {
@@ -60,6 +68,7 @@ void print_text(const api::GameAnalysis& a, Notation notation, const std::string
             << f.store_of(Side::South) << "-" << f.store_of(Side::North) << ")\n"
             << "nodes     " << a.nodes << "\n"
             << "time      " << a.seconds << " s\n";
+  if (!a.game.warnings.empty()) std::cout << "warnings  " << a.game.warnings.size() << " (see above)\n";
   if (a.interrupted)
     std::cout << "interrupted: " << a.turns.size() << " of " << a.game.turns.size() << " turns analysed\n";
 }

@@ -70,8 +70,8 @@ int run_build(const Args& args) {
   options.add_options()
       ("file", po::value<std::string>(), "the book (an SQLite file; created, or extended and resumed; default "
        "kalahMN-RULES.book in the current directory, e.g. kalah64-standard.book)")
-      ("pits", po::value<int>()->default_value(6), "pits a side")
-      ("seeds", po::value<int>()->default_value(4), "seeds a pit at the start")
+      ("pits,m", po::value<int>()->default_value(6), "pits a side")
+      ("seeds,n", po::value<int>()->default_value(4), "seeds a pit at the start")
       ("plies", po::value<int>()->required(), "solve every board within this many sowings of the start (an extra "
        "turn's sowing counts as one)");
   // clang-format on

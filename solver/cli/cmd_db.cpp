@@ -257,16 +257,14 @@ int run_info(const Args& args) {
   std::cout << "database     " << dir << "  (format version " << h0.version << ")\n";
   if (scan.incomplete())
     std::cout << "manifest     " << manifest_path(dir).filename().string() << ": levels 0.." << max_seeds << " of 0.."
-              << scan.target_max_seeds << ": incomplete (a build stopped part way); run kalah db build --max-seeds "
-              << scan.target_max_seeds << " again on it to finish\n";
+              << scan.target_max_seeds << ": incomplete (a build stopped part way); finish it with: "
+              << db_build_command(dir, h0.pits, scan.target_max_seeds, h0.rules) << "\n";
   else if (scan.has_manifest)
     std::cout << "manifest     " << manifest_path(dir).filename().string() << ": levels 0.." << max_seeds
               << ", every level file as it records\n";
   else
-    std::cout << "manifest     none (built before manifests); add one with: kalah db build --pits " << h0.pits
-              << " --max-seeds " << max_seeds << " --out " << dir << " --sowing " << to_string(h0.rules.sowing)
-              << " --capture " << to_string(h0.rules.capture) << " --end " << to_string(h0.rules.end)
-              << "  (it reuses every level)\n";
+    std::cout << "manifest     none (built before manifests); add one with: "
+              << db_build_command(dir, h0.pits, max_seeds, h0.rules) << "  (it reuses every level)\n";
   if (!scan.unused_levels.empty()) {
     std::string list;
     for (const int k : scan.unused_levels) list += (list.empty() ? "" : ", ") + std::to_string(k);
@@ -310,7 +308,7 @@ int run_probe(const Args& args) {
       "position", po::value<std::string>()->required(), "S1,..,Sm/N1,..,Nm/storeS/storeN/S|N")(
       "json", "print one JSON object instead of text")(
       "no-db-cache", "read the level files only: neither map nor write raw cache files (level-KKK.raw)");
-  options.add(rule_options());
+  options.add(rule_options("the database's"));
   po::variables_map vm;
   const auto pos = dir_positional();
   if (!parse_command("db probe", "DIR --position POS [--json] [--no-db-cache] [rule options]", options, args, vm, &pos))

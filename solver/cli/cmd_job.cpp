@@ -361,7 +361,7 @@ int run_verify(const Args& args) {
               << "position  " << r.spec.position.to_text() << ", " << rules_text(r.spec.rules) << "\n"
               << "value     " << bounds_text(r.lower, r.upper) << " from the units alone, South minus North\n"
               << "tree      " << r.tree_nodes << " nodes, " << r.units << " units (" << r.units_with_bounds
-              << " proved something, " << r.decisive_units << " of them a bound the proof rests on)\n"
+              << " proved something, " << r.decisive_units << " of them a bound their node holds)\n"
               << "bounds    "
               << (r.unjustified + r.behind + r.conflicts == 0
                       ? "every node's stored bounds are what its units prove, carried up to the root"
@@ -374,15 +374,15 @@ int run_verify(const Args& args) {
                   : r.report_matches ? "computed again from the units: equal to the stored one"
                                      : "differs: " + r.report_difference)
               << "\n"
-              << "units     " << r.checks.size() << " solved again ("
+              << "units     " << r.checks.size() << " checked ("
               << (r.proof ? "the proof's " + std::to_string(r.proof_units) + ", " +
                                 std::to_string(static_cast<long long>(r.proof_seconds + 0.5)) + " s in the runs"
                           : "seed " + std::to_string(r.seed))
               << "): " << r.confirmed << " confirmed, " << r.contradicted << " contradicted, " << r.unchecked
               << " unchecked (over budget)"
               << (r.recorded > 0 ? "; " + std::to_string(r.recorded) +
-                                       " of them by checks recorded earlier, not solved again here (verify without "
-                                       "--record to solve every one)"
+                                       " of them by checks recorded earlier, the others solved again here "
+                                       "(verify without --record solves every one)"
                                  : "")
               << (r.interrupted ? "; interrupted before the rest" : "") << "\n";
     if (o.record)

@@ -183,8 +183,8 @@ int run_label(const Args& args) {
   po::options_description options("Label options");
   // clang-format off
   options.add_options()
-      ("pits", po::value<int>()->default_value(6), "pits a side of the positions")
-      ("seeds", po::value<int>()->default_value(4),
+      ("pits,m", po::value<int>()->default_value(6), "pits a side of the positions")
+      ("seeds,n", po::value<int>()->default_value(4),
        "seeds a pit of the game they come from: a position may hold at most 2 * pits * seeds seeds in its pits")
       ("in", po::value<std::string>()->default_value("-"), "positions, one a line (position text or a JSON object "
        "with \"position\"; blank lines and lines starting with # are skipped); - reads standard input")

@@ -1,5 +1,6 @@
 #include "solver/cli/common.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <iostream>
 
@@ -11,11 +12,11 @@ namespace kalah::cli {
 const char* const kEarlyEndNote =
     "early end is on: it never changes the winner; the margin shown is the natural-end margin";
 
-po::options_description rule_options() {
+po::options_description rule_options(const std::string& default_shown) {
   po::options_description o("Rule options");
   // clang-format off
   o.add_options()
-      ("rules", po::value<std::string>()->default_value("standard"),
+      ("rules", po::value<std::string>()->default_value("standard", default_shown),
        "preset: standard | empty-capture | bga | relay (the options below override it)")
       ("capture", po::value<std::string>(), "nonempty | empty")
       ("end", po::value<std::string>(), "either | mover")
@@ -247,6 +248,22 @@ std::pair<Notation, std::string> record_from(const po::variables_map& vm, const 
   std::string record;
   for (const auto& piece : vm["record"].as<std::vector<std::string>>()) record += (record.empty() ? "" : " ") + piece;
   return {notation, record};
+}
+
+std::string db_build_command(const std::string& dir, int pits, int max_seeds, const Rules& rules) {
+  // A directory with characters a shell would split or expand goes in single quotes.
+  const bool plain = !dir.empty() && std::all_of(dir.begin(), dir.end(), [](unsigned char c) {
+    return std::isalnum(c) || c == '/' || c == '.' || c == '_' || c == '-' || c == '+' || c == ':' || c == ',';
+  });
+  std::string word = dir;
+  if (!plain) {
+    word = "'";
+    for (const char c : dir) word += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    word += "'";
+  }
+  return "kalah db build --pits " + std::to_string(pits) + " --max-seeds " + std::to_string(max_seeds) + " --out " +
+         word + " --sowing " + std::string(to_string(rules.sowing)) + " --capture " +
+         std::string(to_string(rules.capture)) + " --end " + std::string(to_string(rules.end));
 }
 
 po::positional_options_description dir_positional() {

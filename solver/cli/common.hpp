@@ -27,8 +27,10 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// --rules PRESET, --capture, --end, --early-end, --pie, --sowing.
-po::options_description rule_options();
+// --rules PRESET, --capture, --end, --early-end, --pie, --sowing. `default_shown` is what
+// --help gives as --rules' default (a command that takes a file's rules when none are given
+// says so; the value parsed is "standard" either way, `defaulted()` tells them apart).
+po::options_description rule_options(const std::string& default_shown = "standard");
 Rules rules_from(const po::variables_map& vm);
 
 // --pits M, --seeds N, --position POS (defaults: 6 pits, 4 seeds, the start position).
@@ -60,6 +62,11 @@ bool parse_command(const std::string& name, const std::string& synopsis, po::opt
 // A byte count: digits with an optional binary suffix K, M, G or T (optionally followed by
 // "B" or "iB"; "1.5G" allowed), e.g. "4G" = 4 * 2^30. Throws UsageError naming `option`.
 std::uint64_t parse_byte_size(const std::string& text, const std::string& option);
+
+// The command that builds, finishes or extends the database in `dir` to levels 0..max_seeds,
+// every option spelled out (the defaults are another game's): "kalah db build --pits 4
+// --max-seeds 30 --out db4 --sowing kalah --capture empty --end either".
+std::string db_build_command(const std::string& dir, int pits, int max_seeds, const Rules& rules);
 
 // "+8", "0", "-2".
 std::string signed_value(int v);

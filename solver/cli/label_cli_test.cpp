@@ -229,6 +229,15 @@ TEST_CASE("cli analyze: text and JSON agree on a game with mistakes", "[cli][ana
   for (std::size_t at = text.out.find("MISTAKE"); at != std::string::npos; at = text.out.find("MISTAKE", at + 1))
     ++shown;
   CHECK(shown == static_cast<std::size_t>(mistakes));
+  // The record's warning, as kalah replay gives it, under its turn and counted at the end.
+  const auto turn8 = text.out.find("turn 8  North  561646562");
+  const auto warning =
+      text.out.find("warning   turn 8 (\"561646562\"): the sowing of North pit 2 captures but is not marked '*'\n");
+  CHECK(turn8 != std::string::npos);
+  CHECK(warning != std::string::npos);
+  CHECK(warning > turn8);
+  CHECK(warning < text.out.find("turn 9  "));
+  CHECK(text.out.find("warnings  1 (see above)\n") != std::string::npos);
   const auto bad = run_kalah("analyze --pits 6 --seeds 3 45-46, 7-");
   CHECK(bad.exit_code == 1);
   CHECK(lines_of(bad.err).size() == 1);

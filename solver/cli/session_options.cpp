@@ -84,10 +84,11 @@ std::shared_ptr<const api::KnownBoards> book_from(const po::variables_map& vm) {
 
 void note_database(const api::Session& session) {
   if (session.database_target_seeds() < 0) return;
-  std::cerr
-      << "note: the database " << session.config().database_dir << " is incomplete: levels 0.."
-      << session.database_seeds() << " of 0.." << session.database_target_seeds()
-      << " (its build stopped part way; run kalah db build again on it to finish); solving with the levels it has\n";
+  const api::SessionConfig& c = session.config();
+  std::cerr << "note: the database " << c.database_dir << " is incomplete: levels 0.." << session.database_seeds()
+            << " of 0.." << session.database_target_seeds() << " (its build stopped part way: "
+            << db_build_command(c.database_dir, c.pits, session.database_target_seeds(), c.rules)
+            << " finishes it); solving with the levels it has\n";
 }
 
 }  // namespace kalah::cli

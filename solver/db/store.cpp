@@ -235,7 +235,8 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& asked, 
       if (header_ok && (h.pits != o.pits || !h.rules.same_values_as(o.rules) || h.level != k))
         throw DatabaseError(file.string() + ": belongs to another database (" + std::to_string(h.pits) +
                             " pits, rules '" + h.rules.describe() + "', level " + std::to_string(h.level) +
-                            "); use another --out directory");
+                            "); to finish or extend that one give its pits and rules (kalah db info "
+                            "prints the command), else use another --out directory");
       if (header_ok) {
         // The values are the earlier build's: its program, where the previous manifest records
         // this very file (a file put there by hand has none).
