@@ -32,10 +32,15 @@ void print_text(const api::GameAnalysis& a, Notation notation, const std::string
   if (a.rules.early_end) std::cout << "note      " << kEarlyEndNote << "\n";
   std::cout << "\n";
   // The record's own warnings (a capture not marked '*', ...), as `kalah replay` gives them.
-  const auto warn = [&a](int number) {
+  // Counted as printed: an interrupted analysis shows the analysed turns' warnings only.
+  std::size_t warnings = 0;
+  const auto warn = [&a, &warnings](int number) {
     for (const ReplayedTurn& played : a.game.turns)
       if (played.number == number)
-        for (const std::string& w : played.warnings) std::cout << "warning   " << w << "\n";
+        for (const std::string& w : played.warnings) {
+          std::cout << "warning   " << w << "\n";
+          ++warnings;
+        }
   };
   for (const api::TurnAnalysis& t : a.turns) {
     std::cout << "turn " << t.number << "  " << side_name(t.side) << "  " << t.text;
@@ -68,7 +73,7 @@ void print_text(const api::GameAnalysis& a, Notation notation, const std::string
             << f.store_of(Side::South) << "-" << f.store_of(Side::North) << ")\n"
             << "nodes     " << a.nodes << "\n"
             << "time      " << a.seconds << " s\n";
-  if (!a.game.warnings.empty()) std::cout << "warnings  " << a.game.warnings.size() << " (see above)\n";
+  if (warnings > 0) std::cout << "warnings  " << warnings << " (see above)\n";
   if (a.interrupted)
     std::cout << "interrupted: " << a.turns.size() << " of " << a.game.turns.size() << " turns analysed\n";
 }

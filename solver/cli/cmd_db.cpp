@@ -308,7 +308,7 @@ int run_probe(const Args& args) {
       "position", po::value<std::string>()->required(), "S1,..,Sm/N1,..,Nm/storeS/storeN/S|N")(
       "json", "print one JSON object instead of text")(
       "no-db-cache", "read the level files only: neither map nor write raw cache files (level-KKK.raw)");
-  options.add(rule_options("the database's"));
+  options.add(rule_options("the database's, when no rule option is given"));
   po::variables_map vm;
   const auto pos = dir_positional();
   if (!parse_command("db probe", "DIR --position POS [--json] [--no-db-cache] [rule options]", options, args, vm, &pos))

@@ -381,7 +381,7 @@ int run_verify(const Args& args) {
               << "): " << r.confirmed << " confirmed, " << r.contradicted << " contradicted, " << r.unchecked
               << " unchecked (over budget)"
               << (r.recorded > 0 ? "; " + std::to_string(r.recorded) +
-                                       " of them by checks recorded earlier, the others solved again here "
+                                       " of them by checks recorded earlier, the others tried here "
                                        "(verify without --record solves every one)"
                                  : "")
               << (r.interrupted ? "; interrupted before the rest" : "") << "\n";

@@ -261,9 +261,11 @@ std::string db_build_command(const std::string& dir, int pits, int max_seeds, co
     for (const char c : dir) word += c == '\'' ? std::string("'\\''") : std::string(1, c);
     word += "'";
   }
+  // Relay sowing has no capture rule (the option is refused with it).
   return "kalah db build --pits " + std::to_string(pits) + " --max-seeds " + std::to_string(max_seeds) + " --out " +
-         word + " --sowing " + std::string(to_string(rules.sowing)) + " --capture " +
-         std::string(to_string(rules.capture)) + " --end " + std::string(to_string(rules.end));
+         word + " --sowing " + std::string(to_string(rules.sowing)) +
+         (rules.sowing == Sowing::Kalah ? " --capture " + std::string(to_string(rules.capture)) : std::string()) +
+         " --end " + std::string(to_string(rules.end));
 }
 
 po::positional_options_description dir_positional() {

@@ -236,7 +236,7 @@ DbBuildSummary build_database(const fs::path& dir, const DbBuildOptions& asked, 
         throw DatabaseError(file.string() + ": belongs to another database (" + std::to_string(h.pits) +
                             " pits, rules '" + h.rules.describe() + "', level " + std::to_string(h.level) +
                             "); to finish or extend that one give its pits and rules (kalah db info "
-                            "prints the command), else use another --out directory");
+                            "shows them), else use another --out directory");
       if (header_ok) {
         // The values are the earlier build's: its program, where the previous manifest records
         // this very file (a file put there by hand has none).
@@ -467,7 +467,8 @@ std::vector<DbLevelInfo> scan_legacy(const fs::path& dir) {
     if (fs::exists(dbfile::level_path(dir, k), ec))
       throw DatabaseError(dbfile::level_path(dir, static_cast<int>(out.size())).string() +
                           ": missing, but higher levels exist (" + dbfile::level_path(dir, k).filename().string() +
-                          "): incomplete database; run kalah db build again to rebuild the missing level");
+                          "): incomplete database; rebuild the missing level with kalah db build on it, its --pits " +
+                          std::to_string(out[0].header.pits) + " and rules ('" + out[0].header.rules.describe() + "')");
   return out;
 }
 

@@ -154,31 +154,39 @@ TEST_CASE("db store: a level write that fails (file size limit) leaves no tempor
 TEST_CASE("db store: an incomplete database of other pits and rules names the command that finishes it",
           "[db][store][cli]") {
   // The defaults (6 pits, standard rules) are another database's: `db info` and a solve's note
-  // spell every option out, the command they give finishes the build, and a build with the
-  // defaults is refused with a pointer to `db info`.
-  ScratchDir dir("finish");
-  const std::string d = dir.path.string();
-  const auto r = run_kalah_after("trap \"\" XFSZ; ulimit -f 64;",
-                                 "db build -m 4 -S 16 --rules empty-capture --end mover --threads 2 --out " + d);
-  REQUIRE(r.exit_code == 1);
-  const std::string command =
-      "db build --pits 4 --max-seeds 16 --out " + d + " --sowing kalah --capture empty --end mover";
-  const auto info = run_kalah("db info " + d);
-  CHECK(info.exit_code == 0);
-  CHECK(info.out.find("finish it with: kalah " + command + "\n") != std::string::npos);
-  const auto solve = run_kalah("solve --pits 4 --seeds 2 --rules empty-capture --end mover --tt-memory 16M --db " + d);
-  CHECK(solve.exit_code == 0);
-  CHECK(solve.err.find("(its build stopped part way: kalah " + command + " finishes it)") != std::string::npos);
-  const auto defaults = run_kalah("db build --max-seeds 16 --out " + d);
-  CHECK(defaults.exit_code == 1);
-  CHECK(last_line(defaults.err).find("(kalah db info prints the command)") != std::string::npos);
-  const auto finish = run_kalah(command);
-  INFO(finish.err);
-  CHECK(finish.exit_code == 0);
-  const auto done = run_kalah("db info " + d);
-  CHECK(done.out.find("levels       0..16\n") != std::string::npos);
-  CHECK(done.out.find("incomplete") == std::string::npos);
-  CHECK(run_kalah("db verify " + d).exit_code == 0);
+  // spell every option out (no capture rule with relay sowing, which refuses one), the command
+  // they give finishes the build, and a build with the defaults is refused with a pointer to
+  // `db info`.
+  struct Case {
+    std::string rules, spelled;
+  };
+  for (const auto& [rules, spelled] :
+       {Case{"--rules empty-capture --end mover", "--sowing kalah --capture empty --end mover"},
+        Case{"--rules relay --no-early-end", "--sowing relay --end mover"}}) {
+    INFO(rules);
+    ScratchDir dir("finish");
+    const std::string d = dir.path.string();
+    const auto r =
+        run_kalah_after("trap \"\" XFSZ; ulimit -f 64;", "db build -m 4 -S 16 " + rules + " --threads 2 --out " + d);
+    REQUIRE(r.exit_code == 1);
+    const std::string command = "db build --pits 4 --max-seeds 16 --out " + d + " " + spelled;
+    const auto info = run_kalah("db info " + d);
+    CHECK(info.exit_code == 0);
+    CHECK(info.out.find("finish it with: kalah " + command + "\n") != std::string::npos);
+    const auto solve = run_kalah("solve --pits 4 --seeds 2 " + rules + " --tt-memory 16M --db " + d);
+    CHECK(solve.exit_code == 0);
+    CHECK(solve.err.find("(its build stopped part way: kalah " + command + " finishes it)") != std::string::npos);
+    const auto defaults = run_kalah("db build --max-seeds 16 --out " + d);
+    CHECK(defaults.exit_code == 1);
+    CHECK(last_line(defaults.err).find("(kalah db info shows them)") != std::string::npos);
+    const auto finish = run_kalah(command);
+    INFO(finish.err);
+    CHECK(finish.exit_code == 0);
+    const auto done = run_kalah("db info " + d);
+    CHECK(done.out.find("levels       0..16\n") != std::string::npos);
+    CHECK(done.out.find("incomplete") == std::string::npos);
+    CHECK(run_kalah("db verify " + d).exit_code == 0);
+  }
 }
 
 TEST_CASE("db store: a path that is not a directory is named as such", "[db][store][cli]") {
