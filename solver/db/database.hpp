@@ -109,14 +109,16 @@ class EndgameDatabase {
   // The same in two steps for a caller that prefetches and then reads: where the board is
   // stored (LevelView::slot_of: its index, computed by index() only for a layout that reads
   // it, or a paired level's slot), then by that.
-  template <class IndexFn>
+  // M: the pit count when the caller knows it at compile time (the search), 0 when it does not.
+  template <int M = 0, class IndexFn>
   std::uint64_t slot_of(int k, base::u128 bits, IndexFn&& index) const {
     assert(0 <= k && k <= max_seeds_);
-    return views_[k].slot_of(bits, index);
+    return views_[k].template slot_of<M>(bits, index);
   }
+  template <int M = 0>
   int value_in_slot(int k, std::uint64_t slot, base::u128 bits) const {
     assert(0 <= k && k <= max_seeds_);
-    return views_[k].value_at(slot, bits);
+    return views_[k].template value_at<M>(slot, bits);
   }
   const void* slot_address(int k, std::uint64_t slot) const {
     assert(0 <= k && k <= max_seeds_);

@@ -38,14 +38,16 @@ class LevelView {
   // prefetch by slot, rank the board once.
   std::uint64_t slot(std::uint64_t index, base::u128 bits) const { return paired_ ? paired_->slot(bits) : index; }
   // The same when the index costs work: index() is called only for a layout that reads it.
-  template <class IndexFn>
+  // M: the pit count when the caller knows it at compile time (the search), 0 when it does not.
+  template <int M = 0, class IndexFn>
   std::uint64_t slot_of(base::u128 bits, IndexFn&& index) const {
-    return paired_ ? paired_->slot(bits) : index();
+    return paired_ ? paired_->template slot<M>(bits) : index();
   }
+  template <int M = 0>
   int value_at(std::uint64_t slot, base::u128 bits) const {
     if (bytes_) return bytes_[slot];
-    if (packed_) return packed_->value(slot, bits);
-    return paired_->value_at(slot, bits);
+    if (packed_) return packed_->template value<M>(slot, bits);
+    return paired_->template value_at<M>(slot, bits);
   }
   const void* address_at(std::uint64_t slot) const {
     if (bytes_) return bytes_ + slot;

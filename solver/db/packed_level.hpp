@@ -87,20 +87,25 @@ class PackedLevel {
   }
   double bits_per_board() const { return size_ ? 8.0 * double(bytes()) / double(size_) : 0.0; }
 
-  // The predictor's guess q for the board `bits` (cells as bytes, board_bits.hpp).
+  // The predictor's guess q for the board `bits` (cells as bytes, board_bits.hpp). M: the pit
+  // count when the caller knows it at compile time (the search), 0 when it does not.
+  template <int M = 0>
   int guess(base::u128 bits) const {
+    assert(M == 0 || M == pits_);
+    const int pits = M ? M : pits_;
     alignas(16) std::uint8_t c[16];
     std::memcpy(c, &bits, sizeof c);
     int sum = 0;
     const std::int16_t* w = weights_.data();
-    for (int i = 0; i < pits_; ++i, w += k_ + 1) sum += w[c[i]];
+    for (int i = 0; i < pits; ++i, w += k_ + 1) sum += w[c[i]];
     return std::clamp((sum + (1 << (kWeightShift - 1))) >> kWeightShift, 0, k_);
   }
 
   // The line holding board `index`, for a prefetch before value().
   const void* address(std::uint64_t index) const { return line_data(line_of(index)); }
 
-  // Remainder value of the board `bits` with index `index` in this level.
+  // Remainder value of the board `bits` with index `index` in this level (M as for guess).
+  template <int M = 0>
   int value(std::uint64_t index, base::u128 bits) const {
     assert(index < size_);
     const std::uint64_t line = line_of(index);
@@ -108,7 +113,7 @@ class PackedLevel {
     const std::uint64_t* words = line_data(line);
     const Field f = fields_[slot];
     const int code = static_cast<int>((words[f.word] >> f.shift) & escape_);
-    const int q = guess(bits);
+    const int q = guess<M>(bits);
     if (code != static_cast<int>(escape_)) [[likely]]
       return 2 * (q + static_cast<std::int8_t>(words[0] & 0xff) + code) - k_;
     return 2 * (q + exception(line, slot, words)) - k_;

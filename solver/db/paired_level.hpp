@@ -63,15 +63,23 @@ class PairedLevel {
   // Where the board `bits` is stored: its pair in the top 8 bits, its position in the pair
   // below. A caller that prefetches and then reads ranks the board once.
   static constexpr int kSlotShift = 56;
+  // M: the pit count when the caller knows it at compile time (the search), 0 when it does not.
+  template <int M = 0>
   std::uint64_t slot(base::u128 bits) const {
+    assert(M == 0 || M == pits_);
     int p = 0;
-    const std::uint64_t at = order_->pair_position(bits, k_, &p);
+    std::uint64_t at;
+    if constexpr (M > 0)
+      at = order_->template pair_position_m<M>(bits, k_, &p);
+    else
+      at = order_->pair_position(bits, k_, &p);
     return static_cast<std::uint64_t>(p) << kSlotShift | at;
   }
   // Remainder value of the board `bits` at `slot`, and the line that reads, for a prefetch.
+  template <int M = 0>
   int value_at(std::uint64_t slot, base::u128 bits) const {
     assert(static_cast<int>(slot >> kSlotShift) < pairs());
-    return pairs_[slot >> kSlotShift].value(slot & kSlotMask, bits);
+    return pairs_[slot >> kSlotShift].template value<M>(slot & kSlotMask, bits);
   }
   const void* address_at(std::uint64_t slot) const { return pairs_[slot >> kSlotShift].address(slot & kSlotMask); }
   // The same for the board `bits` of this (complete) level.

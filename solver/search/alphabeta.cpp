@@ -42,8 +42,132 @@ void Searcher::flush_fills() {
 int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int depth) {
   assert(depth >= 1);
   return base::dispatch(ctx_->pits, ctx_->rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
+    if (k < ctx_->table_min_seeds) return search_near<M, S, C, E>(base::to_bits(b), k, alpha, beta, depth);
     return search_t<M, S, C, E>(b, k, key, nullptr, alpha, beta, depth);
   });
+}
+
+template <int M, Sowing S, Capture C, EndRule E>
+int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
+  using Kernel = base::Kernel<M, S, C, E>;
+  assert(alpha < beta);
+  assert(k < ctx_->table_min_seeds);
+  assert(!ctx_->probe.covers(k));
+  assert([&] {
+    int remainder = 0;
+    return !Kernel::terminal(x, k, &remainder);
+  }());
+  constexpr Rules kRules{S, C, E, false, false};
+  const SearchContext& ctx = *ctx_;
+  ++nodes_;
+  const std::uint64_t horizon_before = horizon_;
+  // Only the seeds in play are known (search_t with nothing from the table).
+  const int lo = base::min_value(k, kRules);
+  const int hi = base::max_value(k);
+  if (lo >= beta) return lo;
+  if (hi <= alpha) return hi;
+  if (lo == hi) return lo;
+  const int a0 = std::max(alpha, lo);
+  const int b0 = std::min(beta, hi);
+  int a = a0;
+
+  // Every child with its bounds (database reads prefetched in the first pass, made in the
+  // second), in pit order as in search_t, so the same child decides a cut-off.
+  struct NearChild {
+    base::u128 board;
+    int seeds, stored, lo, hi, pit;
+    bool extra, capture;
+    int through(int v) const { return value_through(stored, extra, v); }
+  };
+  union Children {  // uninitialised, as in search_t
+    NearChild c[kMaxPits];
+    Children() {}
+  } storage;
+  NearChild* const children = storage.c;
+  std::uint64_t entry[kMaxPits];
+  int n = 0;
+  const EndgameDatabase* const db = ctx.probe.database;
+  const Kernel kernel{*ctx.sowing};
+  for (int pit = 0; pit < M; ++pit) {
+    if (base::byte_of(x, pit) == 0) continue;
+    NearChild& c = children[n];
+    base::Successor s;
+    kernel.sow(x, k, pit, &s);
+    c.board = s.board;
+    c.seeds = s.level;
+    c.stored = s.stored;
+    c.pit = pit;
+    c.extra = s.again;
+    c.capture = s.capture;
+    entry[n] = kNoEntry;
+    int remainder = 0;
+    if (Kernel::terminal(s.board, s.level, &remainder)) {
+      c.lo = c.hi = c.through(remainder);
+    } else if (ctx.probe.covers(c.seeds)) {
+      if (db) {
+        entry[n] = db->template slot_of<M>(c.seeds, s.board, [&] { return kernel.index(s.board); });
+        __builtin_prefetch(db->slot_address(c.seeds, entry[n]));
+      } else {
+        ctx.probe.warm(base::from_bits(c.board), c.seeds);
+      }
+      c.lo = c.hi = INT_MIN;  // read below
+    } else {
+      const int clo = base::min_value(c.seeds, kRules);
+      const int chi = base::max_value(c.seeds);
+      c.lo = c.through(c.extra ? clo : chi);
+      c.hi = c.through(c.extra ? chi : clo);
+    }
+    ++n;
+  }
+  int best = INT_MIN;
+  int open[kMaxPits];  // children still to search, and their order scores
+  int score[kMaxPits];
+  int n_open = 0;
+  for (int i = 0; i < n; ++i) {
+    NearChild& c = children[i];
+    if (c.lo == INT_MIN)
+      c.lo = c.hi = c.through(entry[i] != kNoEntry ? db->template value_in_slot<M>(c.seeds, entry[i], c.board)
+                                                   : ctx.probe.value(base::from_bits(c.board), c.seeds));
+    if (c.lo >= b0) return base::round_up(c.lo, k);  // cut-off without recursing
+    if (c.lo == c.hi) {
+      best = std::max(best, c.lo);
+      if (best > a) a = best;
+    } else {
+      open[n_open] = i;
+      score[n_open++] = move_score(c.pit, c.lo, c.hi, c.extra, c.capture, kNothingKnown.move);
+    }
+  }
+
+  // The open children by descending score, each picked when its turn comes (most nodes stop
+  // after the first): the order of search_t's sort.
+  while (n_open > 0 && best < b0) {
+    int top = 0;
+    for (int j = 1; j < n_open; ++j)
+      if (score[j] > score[top]) top = j;
+    const NearChild& c = children[open[top]];
+    --n_open;
+    open[top] = open[n_open];
+    score[top] = score[n_open];
+    if (c.hi <= a) {  // cannot raise the value: its upper bound is all we need
+      best = std::max(best, c.hi);
+      continue;
+    }
+    int r;
+    if (depth <= 1) {  // the horizon of a shallow search
+      r = std::clamp(c.through(0), c.lo, c.hi);
+      ++horizon_;
+    } else {
+      const Window w = window_through(c.stored, c.extra, a, b0);
+      r = c.through(search_near<M, S, C, E>(c.board, c.seeds, w.alpha, w.beta, depth - 1));
+      if (ctx.unwinding()) return 0;
+    }
+    if (r > best) best = r;
+    if (best > a) a = best;
+  }
+  if (horizon_ != horizon_before) return best;  // an estimate
+  if (best >= b0) return base::round_up(best, k);
+  if (best <= a0) return base::round_down(best, k);
+  return best;
 }
 
 template <int M, Sowing S, Capture C, EndRule E>
@@ -114,7 +238,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
       c.lo = c.hi = c.through(remainder);
     } else if (ctx.probe.covers(c.seeds)) {
       if (db) {
-        entry[n] = db->slot_of(c.seeds, s.board, [&] { return kernel.index(s.board); });
+        entry[n] = db->template slot_of<M>(c.seeds, s.board, [&] { return kernel.index(s.board); });
         __builtin_prefetch(db->slot_address(c.seeds, entry[n]));
       } else {
         ctx.probe.warm(c.board, c.seeds);
@@ -148,7 +272,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
       c.lo = c.through(c.extra ? clo : chi);
       c.hi = c.through(c.extra ? chi : clo);
     } else if (entry[i] != kNoEntry) {
-      c.lo = c.hi = c.through(db->value_in_slot(c.seeds, entry[i], base::to_bits(c.board)));
+      c.lo = c.hi = c.through(db->template value_in_slot<M>(c.seeds, entry[i], base::to_bits(c.board)));
     } else if (c.lo == INT_MIN) {
       c.lo = c.hi = c.through(ctx.probe.value(c.board, c.seeds));
     }
@@ -199,7 +323,9 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
       } else {
         const TableEntry* e = pass == 0 ? &child_entry[i] : nullptr;
         const Window w = window_through(c.stored, c.extra, a, b0);
-        r = c.through(search_t<M, S, C, E>(c.board, c.seeds, c.key, e, w.alpha, w.beta, depth - 1));
+        r = c.through(c.seeds < ctx.table_min_seeds
+                          ? search_near<M, S, C, E>(base::to_bits(c.board), c.seeds, w.alpha, w.beta, depth - 1)
+                          : search_t<M, S, C, E>(c.board, c.seeds, c.key, e, w.alpha, w.beta, depth - 1));
         if (ctx.unwinding()) return 0;
       }
       ++searched;

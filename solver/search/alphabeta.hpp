@@ -89,6 +89,14 @@ class Searcher {
   int search_t(const Board& b, int k, const BoardKey::Split& key, const TableEntry* known, int alpha, int beta,
                int depth);
 
+  // search_t for a board below the table (k < ctx.table_min_seeds), as bits (board_bits.hpp):
+  // the same search, order and results, without what only tabled boards need (keys, table
+  // probes and stores, busy marks, put-off children), so a node just above the database,
+  // most of the nodes, costs fewer instructions. Every child of such a board is below the
+  // table too.
+  template <int M, Sowing S, Capture C, EndRule E>
+  int search_near(base::u128 x, int k, int alpha, int beta, int depth);
+
   // Store bounds for a board in the table, counting entries that take an empty slot.
   void store(const BoardKey::Split& key, int lower, int upper, int move, int work) {
     if (ctx_->table->store(key.index, key.tag, lower, upper, move, work) && ++fills_ >= ctx_->share->fill_batch())

@@ -36,12 +36,17 @@ struct Child {
   int through(int v) const { return value_through(stored, extra, v); }
 };
 
+// The score of sowing `pit` whose child is known within [lo, hi] (higher: searched first);
+// distinct for distinct pits.
+inline int move_score(int pit, int lo, int hi, bool extra, bool capture, int table_move) {
+  if (pit == table_move) return 1 << 28;
+  const int bounds = (lo + hi + 1024) << 4;  // midpoint of what is known, then the pit
+  if (extra) return (1 << 26) + bounds + pit;
+  if (capture) return (1 << 24) + bounds + pit;
+  return bounds + pit;
+}
 inline int move_score(const Child& c, int table_move) {
-  if (c.pit == table_move) return 1 << 28;
-  const int bounds = (c.lo + c.hi + 1024) << 4;  // midpoint of what is known, then the pit
-  if (c.extra) return (1 << 26) + bounds + c.pit;
-  if (c.capture) return (1 << 24) + bounds + c.pit;
-  return bounds + c.pit;
+  return move_score(c.pit, c.lo, c.hi, c.extra, c.capture, table_move);
 }
 
 // Sort children[0..n) by descending score (n <= 8: insertion sort, stable).
