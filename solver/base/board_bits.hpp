@@ -7,6 +7,7 @@
 // and the prefix sums the ranks need (board_index.hpp) four shifted additions.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 
@@ -27,6 +28,12 @@ inline Board from_bits(u128 x) {
   return b;
 }
 inline int byte_of(u128 x, int i) { return static_cast<int>(static_cast<std::uint64_t>(x >> (8 * i)) & 0xff); }
+// byte_of for a cell of the mover's side (i < kMaxPits = 8): one 64-bit shift, where a shift
+// of the whole 128 bits by a variable amount takes several instructions.
+inline int own_byte_of(u128 x, int i) {
+  assert(0 <= i && i < kMaxPits);
+  return static_cast<int>((static_cast<std::uint64_t>(x) >> (8 * i)) & 0xff);
+}
 inline u128 byte_at(int i, int v) { return static_cast<u128>(static_cast<unsigned>(v)) << (8 * i); }
 
 // Byte i of the result is cells 0..i summed (no byte overflows: a board holds at most 255

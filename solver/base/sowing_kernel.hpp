@@ -116,7 +116,7 @@ struct Kernel {
 
   // Sow pit `pit` (non-empty) of board x with k seeds; fills *out.
   void sow(u128 x, int k, int pit, Successor* out) const {
-    int c = byte_of(x, pit);
+    int c = own_byte_of(x, pit);
     assert(0 <= pit && pit < M && c > 0 && c <= tab.max_seeds);
     std::size_t t = tab.at(pit, c);
     u128 nb = x + tab.delta[t];
@@ -145,9 +145,9 @@ struct Kernel {
       // picks that pit up and sows on; else 2/3 captures backwards on the opponent's side.
       for (;;) {
         const bool reached = c >= M - pit + 1;
-        if (last < M && reached && byte_of(nb, last) > 1) {
+        if (last < M && reached && own_byte_of(nb, last) > 1) {
           pit = last;
-          c = byte_of(nb, pit);
+          c = own_byte_of(nb, pit);
           t = tab.at(pit, c);
           nb += tab.delta[t];
           st += tab.stored[t];

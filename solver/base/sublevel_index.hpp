@@ -69,7 +69,7 @@ class SublevelIndexer {
   // Position of the board `bits` (k seeds) in its pair, and the pair in *pair. The ranks'
   // prefix sums come from the whole board at once, then one table read a cell.
   template <int M>
-  std::uint64_t pair_position_m(base::u128 bits, int k, int* pair) const {
+  [[gnu::always_inline]] std::uint64_t pair_position_m(base::u128 bits, int k, int* pair) const {
     alignas(16) std::uint8_t pre[16];
     const base::u128 sums = base::prefix_sums(bits);
     std::memcpy(pre, &sums, sizeof pre);

@@ -89,7 +89,7 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
   const EndgameDatabase* const db = ctx.probe.database;
   const Kernel kernel{*ctx.sowing};
   for (int pit = 0; pit < M; ++pit) {
-    if (base::byte_of(x, pit) == 0) continue;
+    if (base::own_byte_of(x, pit) == 0) continue;
     NearChild& c = children[n];
     base::Successor s;
     kernel.sow(x, k, pit, &s);

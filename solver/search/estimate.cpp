@@ -26,7 +26,7 @@ class Estimator {
     base::Successor succ[M];
     int n = 0;
     for (int pit = 0; pit < M; ++pit)
-      if (base::byte_of(x, pit)) kernel_.sow(x, k, pit, &succ[n++]);
+      if (base::own_byte_of(x, pit)) kernel_.sow(x, k, pit, &succ[n++]);
     // Extra turns, then the most seeds banked first (insertion sort: n <= 8).
     auto score = [](const base::Successor& s) { return s.again * 256 + s.stored; };
     for (int i = 1; i < n; ++i)
