@@ -14,6 +14,28 @@ namespace {
 const TableEntry kNothingKnown{};
 constexpr std::uint64_t kNoEntry = ~std::uint64_t(0);  // a child without a database entry
 
+// A child covered by the endgame probe (`seeds` seeds, board `bits`), first pass: its
+// database slot, the entry prefetched; kNoEntry for a probe that is not an in-memory
+// database (db = probe.database, held by the caller: null), warmed through the probe instead.
+template <int M, class Kernel>
+[[gnu::always_inline]] inline std::uint64_t locate_child(const EndgameDatabase* db, const EndgameProbe& probe,
+                                                         const Kernel& kernel, int seeds, base::u128 bits) {
+  if (db) {
+    const std::uint64_t slot = db->template slot_of<M>(seeds, bits, [&] { return kernel.index(bits); });
+    __builtin_prefetch(db->slot_address(seeds, slot));
+    return slot;
+  }
+  probe.warm(base::from_bits(bits), seeds);
+  return kNoEntry;
+}
+// Second pass: its value, from the slot locate_child gave.
+template <int M>
+[[gnu::always_inline]] inline int read_child(const EndgameDatabase* db, const EndgameProbe& probe, std::uint64_t slot,
+                                             int seeds, base::u128 bits) {
+  return slot != kNoEntry ? db->template value_in_slot<M>(seeds, slot, bits)
+                          : probe.value(base::from_bits(bits), seeds);
+}
+
 // Marks a board busy for the other searchers while this one is in it (parallel search).
 class BusyMark {
  public:
@@ -104,12 +126,7 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
     if (Kernel::terminal(s.board, s.level, &remainder)) {
       c.lo = c.hi = c.through(remainder);
     } else if (ctx.probe.covers(c.seeds)) {
-      if (db) {
-        entry[n] = db->template slot_of<M>(c.seeds, s.board, [&] { return kernel.index(s.board); });
-        __builtin_prefetch(db->slot_address(c.seeds, entry[n]));
-      } else {
-        ctx.probe.warm(base::from_bits(c.board), c.seeds);
-      }
+      entry[n] = locate_child<M>(db, ctx.probe, kernel, c.seeds, s.board);
       c.lo = c.hi = INT_MIN;  // read below
     } else {
       const int clo = base::min_value(c.seeds, kRules);
@@ -125,9 +142,7 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
   int n_open = 0;
   for (int i = 0; i < n; ++i) {
     NearChild& c = children[i];
-    if (c.lo == INT_MIN)
-      c.lo = c.hi = c.through(entry[i] != kNoEntry ? db->template value_in_slot<M>(c.seeds, entry[i], c.board)
-                                                   : ctx.probe.value(base::from_bits(c.board), c.seeds));
+    if (c.lo == INT_MIN) c.lo = c.hi = c.through(read_child<M>(db, ctx.probe, entry[i], c.seeds, c.board));
     if (c.lo >= b0) return base::round_up(c.lo, k);  // cut-off without recursing
     if (c.lo == c.hi) {
       best = std::max(best, c.lo);
@@ -237,13 +252,8 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
     if (Kernel::terminal(s.board, s.level, &remainder)) {
       c.lo = c.hi = c.through(remainder);
     } else if (ctx.probe.covers(c.seeds)) {
-      if (db) {
-        entry[n] = db->template slot_of<M>(c.seeds, s.board, [&] { return kernel.index(s.board); });
-        __builtin_prefetch(db->slot_address(c.seeds, entry[n]));
-      } else {
-        ctx.probe.warm(c.board, c.seeds);
-        c.lo = c.hi = INT_MIN;  // read below
-      }
+      entry[n] = locate_child<M>(db, ctx.probe, kernel, c.seeds, s.board);
+      c.lo = c.hi = INT_MIN;  // read below
     } else {
       if (c.seeds >= ctx.table_min_seeds) {
         c.key = ctx.key.split_m<M>(c.board, index_bits);
@@ -271,10 +281,8 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
       const int chi = std::min(base::max_value(c.seeds), e.upper);
       c.lo = c.through(c.extra ? clo : chi);
       c.hi = c.through(c.extra ? chi : clo);
-    } else if (entry[i] != kNoEntry) {
-      c.lo = c.hi = c.through(db->template value_in_slot<M>(c.seeds, entry[i], base::to_bits(c.board)));
     } else if (c.lo == INT_MIN) {
-      c.lo = c.hi = c.through(ctx.probe.value(c.board, c.seeds));
+      c.lo = c.hi = c.through(read_child<M>(db, ctx.probe, entry[i], c.seeds, base::to_bits(c.board)));
     }
     if (c.lo >= b0) {  // cut-off without recursing: terminal, database, table or futility
       const int r = base::round_up(c.lo, k);
