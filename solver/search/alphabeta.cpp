@@ -196,6 +196,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
     int remainder = 0;
     return !Kernel::terminal(base::to_bits(b), k, &remainder);
   }());
+  assert(k >= ctx_->table_min_seeds);  // below the table: search_near
   constexpr Rules kRules{S, C, E, false, false};
   SearchContext& ctx = *ctx_;
   TranspositionTable& table = *ctx.table;
@@ -203,10 +204,8 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   const std::uint64_t nodes_before = nodes_++;
   const std::uint64_t horizon_before = horizon_;
 
-  // What is known before looking at the children (a board below table_min_seeds is not in
-  // the table and its key is not computed).
-  const bool tabled = k >= ctx.table_min_seeds;
-  const TableEntry known = known_in ? *known_in : tabled ? table.probe(key.index, key.tag) : kNothingKnown;
+  // What is known before looking at the children.
+  const TableEntry known = known_in ? *known_in : table.probe(key.index, key.tag);
   const int lo = std::max(base::min_value(k, kRules), known.lower);
   const int hi = std::min(base::max_value(k), known.upper);
   if (lo >= beta) return lo;
@@ -216,7 +215,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   const int a0 = std::max(alpha, lo);
   const int b0 = std::min(beta, hi);
   int a = a0;
-  const bool parallel = ctx.parallel && tabled && k >= ctx.busy_min_seeds;
+  const bool parallel = ctx.parallel && k >= ctx.busy_min_seeds;
   const BusyMark mark(ctx.share->busy(), parallel, key, thread_);
 
   // Every child, with what is known of it without recursing. First pass: sow, detect
@@ -286,7 +285,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
     }
     if (c.lo >= b0) {  // cut-off without recursing: terminal, database, table or futility
       const int r = base::round_up(c.lo, k);
-      if (tabled) store(key, r, 255, c.pit, 0);
+      store(key, r, 255, c.pit, 0);
       return r;
     }
     if (c.exact()) {
@@ -346,17 +345,17 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   }
 
   if (horizon_ != horizon_before) {  // an estimate: keep only the sowing for move ordering
-    if (tabled && best_move >= 0) store(key, -255, 255, best_move, 0);
+    if (best_move >= 0) store(key, -255, 255, best_move, 0);
     return best;
   }
   const int work = static_cast<int>(std::bit_width(nodes_ - nodes_before));
   if (best >= b0) {
     best = base::round_up(best, k);
-    if (tabled) store(key, best, 255, best_move, work);
+    store(key, best, 255, best_move, work);
   } else if (best <= a0) {
     best = base::round_down(best, k);
-    if (tabled) store(key, -255, best, best_move, work);
-  } else if (tabled) {
+    store(key, -255, best, best_move, work);
+  } else {
     store(key, best, best, best_move, work);
   }
   return best;

@@ -83,8 +83,9 @@ class Searcher {
 
  private:
   // search() for a compile-time pit count M == ctx.pits and rule set (S, C, E) ==
-  // ctx.rules; `known` is what the table held for b (possibly stale: its bounds are still
-  // true), nullptr to read it here.
+  // ctx.rules, on a board in the table (k >= ctx.table_min_seeds; below, search_near);
+  // `known` is what the table held for b (possibly stale: its bounds are still true), nullptr
+  // to read it here.
   template <int M, Sowing S, Capture C, EndRule E>
   int search_t(const Board& b, int k, const BoardKey::Split& key, const TableEntry* known, int alpha, int beta,
                int depth);
