@@ -65,7 +65,7 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
   check_range("the number of pits", config_.pits, 1, kMaxPits);
   check_range("the number of seeds in the pits", config_.max_seeds, 0, kMaxSeeds);
   check_range("the number of threads", config_.threads, 0, 1024);
-  check_range("the seeds above the database that bypass the table", config_.table_seeds_above_db, 0, 255);
+  check_range("the seeds above the database that bypass the table", config_.table_seeds_above_db, -1, 255);
   check_range("the database's top level", config_.database_seeds, -1, 127);
   if (config_.table_bytes < 1024) throw ConfigError("the transposition table must have at least 1 KiB");
   if (!config_.database_dir.empty() && config_.database)
@@ -135,6 +135,7 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
   options.table_bytes = static_cast<std::size_t>(config_.table_bytes);
   options.threads = config_.threads;
   options.table_seeds_above_db = config_.table_seeds_above_db;
+  options.near_table_bytes = static_cast<std::size_t>(config_.near_table_bytes);
   options.share = config_.table_share;
   options.progress = config_.progress;
   options.cancel = config_.cancel;

@@ -66,10 +66,12 @@ struct SessionConfig {
   std::shared_ptr<search::TableShare> table_share;
   std::uint64_t memory_bytes = 0;                    // for the table and the database together; 0: physical memory
   int threads = 0;                                   // 0: all cores
-  int table_seeds_above_db = 8;                      // search::SolverOptions::table_seeds_above_db
   std::function<void(const std::string&)> progress;  // a line per MTD(f) pass of a long value
   std::function<void(const std::string&)> note;      // one-line notes while loading the database (a damaged cache)
   const std::atomic<bool>* cancel = nullptr;         // once set, work stops with search::Interrupted
+  // search::SolverOptions' table bypass and near table (a thread's).
+  int table_seeds_above_db = search::SolverOptions::kAutoAboveDatabase;
+  std::uint64_t near_table_bytes = search::SolverOptions{}.near_table_bytes;
 };
 
 // Whether a database directory scanned as `scan` is held packed under `layout` (as_filed:

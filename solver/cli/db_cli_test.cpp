@@ -47,6 +47,17 @@ TEST_CASE("db cli: build, info, probe agrees with solve, verify", "[db][cli]") {
     };
     CHECK(best(p.out) == best(s.out));
   }
+  // A search over the database: the value of one without, with and without the near table
+  // (--near-table 64: four entries) and the shared table's bypass.
+  const auto plain = run_kalah("solve --rules empty-capture --pits 4 --seeds 4 --value-only --json");
+  REQUIRE(plain.exit_code == 0);
+  for (const std::string opts : {"", " --near-table 0", " --near-table 64 --tt-above-db 2", " --tt-above-db 0"}) {
+    INFO(opts);
+    const auto w = run_kalah("solve --rules empty-capture --pits 4 --seeds 4 --value-only --json --db " + d +
+                             " --db-seeds 8" + opts);
+    REQUIRE(w.exit_code == 0);
+    CHECK(json_int(w.out, "value") == json_int(plain.out, "value"));
+  }
   r = run_kalah("db verify " + d);
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("every checksum and every entry correct") != std::string::npos);

@@ -118,6 +118,9 @@ TEST_CASE("cli search: bad input gives one-line errors and exit codes", "[cli][s
       {"solve --pits 4 --seeds 2 --threads -1", 2},
       {"solve --pits 4 --seeds 2 --tt-memory lots", 2},
       {"solve --pits 4 --seeds 2 --tt-above-db -1", 2},
+      {"solve --pits 4 --seeds 2 --near-table lots", 2},
+      {"solve --pits 4 --seeds 2 --near-table -4K", 2},
+      {"solve --pits 4 --seeds 2 --near-table 2T", 2},
       {"solve --pits 6 --seeds 4 --tt-memory 4T", 2},  // more than any test machine's memory
       {"solve --pits 4 --seeds 2 --frobnicate", 2},
       {"solve --position 1,2,3/4,5/0/0/S", 2},

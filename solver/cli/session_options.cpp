@@ -20,8 +20,10 @@ po::options_description search_options() {
       ("db-private", "copy the database's levels from their raw cache files into this process's own memory, on huge pages: faster probes on machines where TLB misses are dear, not shared with other processes (docs/search.md)")
       ("db-packed", "hold every database level packed, 2-4 bits a board (format-1 levels are packed as they load: about half the memory, the same values; format-2 levels are so already)")
       ("db-bytes", "hold every database level at one byte a board (format-2 levels are unpacked as they load: the fastest probes, twice the memory)")
-      ("tt-above-db", po::value<int>()->default_value(8),
-       "boards fewer than this many seeds above the database bypass the table (0: none)");
+      ("tt-above-db", po::value<int>(),
+       "boards fewer than this many seeds above the database bypass the table (0: none; default 12, 8 without a near table)")
+      ("near-table", po::value<std::string>()->default_value("256K"),
+       "each thread's own table for the boards that bypass the shared one, sized to stay in a core's cache (0: none; not for 8 pits)");
   // clang-format on
   return o;
 }
@@ -35,9 +37,14 @@ api::SessionConfig session_config(const po::variables_map& vm, int pits, const R
   if (c.threads < 0 || c.threads > 1024) throw UsageError("--threads must be between 0 and 1024");
   c.table_bytes = parse_byte_size(vm["tt-memory"].as<std::string>(), "tt-memory");
   if (vm.count("memory")) c.memory_bytes = parse_byte_size(vm["memory"].as<std::string>(), "memory");
-  c.table_seeds_above_db = vm["tt-above-db"].as<int>();
-  if (c.table_seeds_above_db < 0 || c.table_seeds_above_db > 255)
-    throw UsageError("--tt-above-db must be between 0 and 255");
+  if (vm.count("tt-above-db")) {
+    c.table_seeds_above_db = vm["tt-above-db"].as<int>();
+    if (c.table_seeds_above_db < 0 || c.table_seeds_above_db > 255)
+      throw UsageError("--tt-above-db must be between 0 and 255");
+  }
+  const std::string near = vm["near-table"].as<std::string>();
+  c.near_table_bytes = near == "0" ? 0 : parse_byte_size(near, "near-table");
+  if (c.near_table_bytes > (std::uint64_t(1) << 40)) throw UsageError("--near-table must be at most 1T");
   if (vm.count("db")) c.database_dir = vm["db"].as<std::string>();
   if (vm.count("db-seeds")) {
     if (!vm.count("db")) throw UsageError("--db-seeds needs --db DIR");

@@ -84,8 +84,10 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
   ++nodes_;
   const std::uint64_t horizon_before = horizon_;
   // Only the seeds in play are known (search_t with nothing from the table).
-  const int lo = base::min_value(k, kRules);
-  const int hi = base::max_value(k);
+  // The seeds in play, and what the near table holds.
+  int lo = base::min_value(k, kRules);
+  int hi = base::max_value(k);
+  near_.probe(x, &lo, &hi);
   if (lo >= beta) return lo;
   if (hi <= alpha) return hi;
   if (lo == hi) return lo;
@@ -143,7 +145,7 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
   for (int i = 0; i < n; ++i) {
     NearChild& c = children[i];
     if (c.lo == INT_MIN) c.lo = c.hi = c.through(read_child<M>(db, ctx.probe, entry[i], c.seeds, c.board));
-    if (c.lo >= b0) return base::round_up(c.lo, k);  // cut-off without recursing
+    if (c.lo >= b0) return base::round_up(c.lo, k);  // cut-off without recursing (not stored: as cheap again)
     if (c.lo == c.hi) {
       best = std::max(best, c.lo);
       if (best > a) a = best;
@@ -180,8 +182,15 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
     if (best > a) a = best;
   }
   if (horizon_ != horizon_before) return best;  // an estimate
-  if (best >= b0) return base::round_up(best, k);
-  if (best <= a0) return base::round_down(best, k);
+  if (best >= b0) {
+    best = base::round_up(best, k);
+    near_.store(x, best, NearTable::kNoUpper);
+  } else if (best <= a0) {
+    best = base::round_down(best, k);
+    near_.store(x, NearTable::kNoLower, best);
+  } else {
+    near_.store(x, best, best);
+  }
   return best;
 }
 

@@ -20,6 +20,7 @@
 #include "solver/search/board_key.hpp"
 #include "solver/search/busy_table.hpp"
 #include "solver/search/endgame_probe.hpp"
+#include "solver/search/near_table.hpp"
 #include "solver/search/table_share.hpp"
 #include "solver/search/transposition_table.hpp"
 
@@ -44,6 +45,9 @@ struct SearchContext {
   // children are mostly database hits and its subtree is small: searching it again costs
   // less than the table's cache and TLB misses (Kalah(6,5): 1.8x the nodes, 2.9x the rate).
   int table_min_seeds = 0;
+  // Each searcher's own table for the boards below the shared one (near_table.hpp): log2 of
+  // its entries, 0 for none.
+  int near_table_bits = 0;
   // Set when a parallel pass is decided, or by the share when the table is to grow:
   // searchers unwind.
   std::atomic<bool> stop{false};
@@ -57,7 +61,7 @@ class Searcher {
  public:
   // A searcher of the context whose busy marks carry `mark` (busy_table.hpp: unique among the
   // searchers of the table's share, TableShare::join).
-  Searcher(SearchContext& context, int mark) : ctx_(&context), thread_(mark) {}
+  Searcher(SearchContext& context, int mark) : ctx_(&context), thread_(mark), near_(context.near_table_bits) {}
 
   // Fail-soft alpha-beta on board b (k seeds in the pits, mover to move), which must not be
   // terminal nor covered by the endgame probe; key = ctx.key.split(b, table index bits);
@@ -91,10 +95,11 @@ class Searcher {
                int depth);
 
   // search_t for a board below the table (k < ctx.table_min_seeds), as bits (board_bits.hpp):
-  // the same search, order and results, without what only tabled boards need (keys, table
-  // probes and stores, busy marks, put-off children), so a node just above the database,
-  // most of the nodes, costs fewer instructions. Every child of such a board is below the
-  // table too.
+  // the same search without what only tabled boards need (keys, shared-table probes and
+  // stores, busy marks, put-off children), so a node just above the database, most of the
+  // nodes, costs fewer instructions. Its bounds go to the searcher's near table instead
+  // (near_table.hpp), which catches the transpositions close to each other. Every child of
+  // such a board is below the table too.
   template <int M, Sowing S, Capture C, EndRule E>
   int search_near(base::u128 x, int k, int alpha, int beta, int depth);
 
@@ -110,6 +115,7 @@ class Searcher {
   std::uint64_t fills_ = 0;  // not yet added to the share's count (TableShare::add_fills)
   std::uint64_t nodes_ = 0;
   std::uint64_t horizon_ = 0;
+  NearTable near_;  // bounds for boards below the shared table, this searcher's own
 };
 
 }  // namespace kalah::search

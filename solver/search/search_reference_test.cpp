@@ -226,19 +226,28 @@ TEST_CASE("search: values with an endgame probe equal those without", "[search][
   for (const Rules& rules : all_value_rules()) {
     test::ReferenceProbe db(5, rules, 8);
     search::Solver plain(5, rules, 18, small_table(1));
-    // Boards just above the database bypass the table: none of them, those up to 3 seeds
-    // above it, the default, every board.
-    for (int above : {0, 3, search::SolverOptions{}.table_seeds_above_db, 255}) {
+    // Boards just above the database bypass the table: none of them, those up to 3, 8 and 12
+    // seeds above it, the default (12 with a near table, 8 without), every board (too many
+    // seeds in play for a near table); those below the table go to each searcher's near
+    // table: the default, none, two entries.
+    const int automatic = search::SolverOptions::kAutoAboveDatabase;
+    const std::size_t near_default = search::SolverOptions{}.near_table_bytes;
+    const std::pair<int, std::size_t> settings[] = {
+        {0, near_default}, {3, near_default},         {3, 32},        {8, 0},
+        {12, 32},          {automatic, near_default}, {automatic, 0}, {255, near_default}};
+    for (const auto& [above, near_bytes] : settings) {
       search::SolverOptions with_db = small_table(2);
       with_db.probe = db.probe();
       with_db.table_seeds_above_db = above;
+      with_db.near_table_bytes = near_bytes;
       search::Solver probed(5, rules, 18, with_db);
       int tested = 0;
       while (tested < 20) {
         Board b;
         if (!test::random_board(5, 4, 18, rules, rng, b)) continue;
         ++tested;
-        INFO("rules " << rules.describe() << " table from " << above << " seeds above the database, board " << tested);
+        INFO("rules " << rules.describe() << " table from " << above << " seeds above the database, near table "
+                      << near_bytes << " bytes, board " << tested);
         REQUIRE(probed.value(b) == plain.value(b));
         if (tested % 5 == 0) REQUIRE(probed.best_sowings(b) == plain.best_sowings(b));
       }
@@ -285,9 +294,13 @@ TEST_CASE("search: with the endgame database (solver/db) values equal those with
   std::mt19937 rng(2024);
   for (const Rules& rules : all_value_rules()) {
     const EndgameDatabase db = EndgameDatabase::build_in_memory(5, rules, 9, 2);
-    for (int threads : {1, 2}) {
+    // The default table bypass (every board of these below the table, in the near tables),
+    // and the shared table from 13 seeds.
+    for (const auto& [threads, above] : {std::pair{1, search::SolverOptions::kAutoAboveDatabase}, std::pair{2, 4},
+                                         std::pair{2, search::SolverOptions::kAutoAboveDatabase}, std::pair{1, 4}}) {
       search::SolverOptions with_db = small_table(threads);
       with_db.probe = search::database_probe(db);
+      with_db.table_seeds_above_db = above;
       search::Solver plain(5, rules, 17, small_table(1));
       search::Solver probed(5, rules, 17, with_db);
       ReferenceSolver ref(5, rules);
@@ -296,7 +309,8 @@ TEST_CASE("search: with the endgame database (solver/db) values equal those with
         Board b;
         if (!test::random_board(5, 4, 17, rules, rng, b)) continue;
         ++tested;
-        INFO("rules " << rules.describe() << " threads " << threads << " board " << tested);
+        INFO("rules " << rules.describe() << " threads " << threads << " table from " << above
+                      << " seeds above the database, board " << tested);
         const int v = plain.value(b);
         REQUIRE(probed.value(b) == v);
         if (test::seeds_in(b, 5) <= 13) REQUIRE(ref.value(b) == v);
@@ -392,6 +406,7 @@ TEST_CASE("search: a table that grows during the passes gives exact values", "[s
         search::SolverOptions growing = small_table(threads);
         growing.table_initial_bytes = 1024;
         if (with_db) growing.probe = search::database_probe(db);
+        growing.table_seeds_above_db = 6;  // the table from 12 seeds (the default would bypass it on these boards)
         search::Solver solver(5, rules, 17, growing);
         REQUIRE(solver.table_bytes() == 1024);
         for (int tested = 0; tested < 8;) {

@@ -20,6 +20,10 @@ constexpr int kBusySeedsAboveDatabase = 4;
 // MTD(f) starts from an estimate only this many seeds above the database (or from none):
 // below, the passes are cheap and an estimate would cost more than it saves.
 constexpr int kEstimateSeedsAboveDatabase = 28;
+// The default table bypass (SolverOptions::table_seeds_above_db): with the boards below the
+// shared table in each searcher's near table, and without (docs/search.md, "A near table").
+constexpr int kAboveDatabaseWithNearTable = 12;
+constexpr int kAboveDatabaseAlone = 8;
 // MTD(f) passes at most per iteration of the iterative deepening.
 constexpr int kShallowPasses = 8;
 }  // namespace
@@ -82,8 +86,13 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
   // Marks pay with other searchers beside this one's: its own threads, or another Solver's.
   ctx_.parallel = threads_ > 1 || joined;
   ctx_.cancel = options_.cancel;
-  if (ctx_.probe.max_seeds >= 0 && options_.table_seeds_above_db > 0)
-    ctx_.table_min_seeds = ctx_.probe.max_seeds + options_.table_seeds_above_db;
+  const bool near_table = pits <= NearTable::kMaxPits && NearTable::bits_within(options_.near_table_bytes) > 0;
+  const int above = options_.table_seeds_above_db != SolverOptions::kAutoAboveDatabase
+                        ? options_.table_seeds_above_db
+                        : (near_table ? kAboveDatabaseWithNearTable : kAboveDatabaseAlone);
+  if (ctx_.probe.max_seeds >= 0 && above > 0) ctx_.table_min_seeds = ctx_.probe.max_seeds + above;
+  if (near_table && ctx_.table_min_seeds > 0 && ctx_.table_min_seeds - 1 <= NearTable::kMaxSeeds)
+    ctx_.near_table_bits = NearTable::bits_within(options_.near_table_bytes);
   // (A board below the table has no key to mark.)
   ctx_.busy_min_seeds = std::max(std::max(ctx_.probe.max_seeds, 0) + kBusySeedsAboveDatabase, ctx_.table_min_seeds);
   const int first_mark = share_->join(&ctx_.stop, threads_, pits, ctx_.key.max_seeds(), ctx_.rules);

@@ -60,8 +60,15 @@ struct SolverOptions {
   // estimate (estimate.hpp) searching about this many nodes; 0: start from 0.
   std::uint64_t estimate_nodes = std::uint64_t(1) << 20;
   // With a database: boards fewer than this many seeds above the database's bypass the
-  // transposition table (alphabeta.hpp, SearchContext::table_min_seeds); 0: none do.
-  int table_seeds_above_db = 8;
+  // transposition table (alphabeta.hpp, SearchContext::table_min_seeds); 0: none do;
+  // kAutoAboveDatabase: 12 with a near table (below), 8 without (the measured best of each,
+  // docs/search.md "A near table").
+  static constexpr int kAutoAboveDatabase = -1;
+  int table_seeds_above_db = kAutoAboveDatabase;
+  // With a database: each searcher's own table for the boards below the shared one
+  // (near_table.hpp), at most this many bytes (a power of two of 16-byte entries), sized to
+  // stay in a core's cache; 0: none. Not used for 8 pits a side (no room in an entry).
+  std::size_t near_table_bytes = std::size_t(256) << 10;
   // Iterative deepening before the exact passes (the table learns best sowings for move
   // ordering, and the last shallow value is MTD(f)'s first guess): MTD(f) searches to
   // deepening_step, 2 deepening_step, ... sowings, up to deepening_max_depth, stopping after
