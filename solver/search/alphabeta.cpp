@@ -83,8 +83,7 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
   const SearchContext& ctx = *ctx_;
   ++nodes_;
   const std::uint64_t horizon_before = horizon_;
-  // Only the seeds in play are known (search_t with nothing from the table).
-  // The seeds in play, and what the near table holds.
+  // What the seeds in play allow, narrowed by what the near table holds.
   int lo = base::min_value(k, kRules);
   int hi = base::max_value(k);
   near_.probe(x, &lo, &hi);
