@@ -44,29 +44,19 @@ class NearTable {
   bool enabled() const { return bits_ > 0; }
   std::size_t bytes() const { return entries_.size() * kEntryBytes; }
 
-  std::size_t slot(base::u128 x) const {
-    assert(enabled());
-    const auto lo = static_cast<std::uint64_t>(x), hi = static_cast<std::uint64_t>(x >> 64);
-    return static_cast<std::size_t>(((lo ^ (hi * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull) >> (64 - bits_));
-  }
-
   // The bounds held for board x in [*lower, *upper] (narrowed, never widened).
   void probe(base::u128 x, int* lower, int* upper) const {
     if (!enabled()) return;
     const base::u128 e = entries_[slot(x)];
-    if (((e ^ x) & kBoardMask) != 0) return;
-    *lower = std::max(*lower, static_cast<int>(static_cast<std::uint8_t>(e >> 112)) - 128);
-    *upper = std::min(*upper, static_cast<int>(static_cast<std::uint8_t>(e >> 120)) - 128);
+    if (holds(e, x)) narrow(e, lower, upper);
   }
 
+  // Record bounds for board x (merged with those held for it).
   void store(base::u128 x, int lower, int upper) {
     assert(kNoLower <= lower && upper <= kNoUpper);
     if (!enabled()) return;
     base::u128& e = entries_[slot(x)];
-    if (((e ^ x) & kBoardMask) == 0) {
-      lower = std::max(lower, static_cast<int>(static_cast<std::uint8_t>(e >> 112)) - 128);
-      upper = std::min(upper, static_cast<int>(static_cast<std::uint8_t>(e >> 120)) - 128);
-    }
+    if (holds(e, x)) narrow(e, &lower, &upper);
     e = x | (base::u128(static_cast<unsigned>(lower + 128)) << 112) |
         (base::u128(static_cast<unsigned>(upper + 128)) << 120);
   }
@@ -75,6 +65,18 @@ class NearTable {
 
  private:
   static constexpr base::u128 kBoardMask = (base::u128(1) << 112) - 1;
+
+  std::size_t slot(base::u128 x) const {
+    const auto lo = static_cast<std::uint64_t>(x), hi = static_cast<std::uint64_t>(x >> 64);
+    return static_cast<std::size_t>(((lo ^ (hi * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull) >> (64 - bits_));
+  }
+  static bool holds(base::u128 e, base::u128 x) { return ((e ^ x) & kBoardMask) == 0; }
+  // [*lower, *upper] narrowed by entry e's bounds.
+  static void narrow(base::u128 e, int* lower, int* upper) {
+    *lower = std::max(*lower, static_cast<int>(static_cast<std::uint8_t>(e >> 112)) - 128);
+    *upper = std::min(*upper, static_cast<int>(static_cast<std::uint8_t>(e >> 120)) - 128);
+  }
+
   int bits_;
   std::vector<base::u128> entries_;
 };

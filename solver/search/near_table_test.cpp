@@ -1,6 +1,9 @@
 // A searcher's table for the boards below the shared one (solver/search/near_table.hpp).
 #include "testing/catch.hpp"
 
+#include <utility>
+#include <vector>
+
 #include "solver/search/near_table.hpp"
 
 using kalah::base::byte_at;

@@ -86,13 +86,12 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
   // Marks pay with other searchers beside this one's: its own threads, or another Solver's.
   ctx_.parallel = threads_ > 1 || joined;
   ctx_.cancel = options_.cancel;
-  const bool near_table = pits <= NearTable::kMaxPits && NearTable::bits_within(options_.near_table_bytes) > 0;
+  const int near_bits = pits <= NearTable::kMaxPits ? NearTable::bits_within(options_.near_table_bytes) : 0;
   const int above = options_.table_seeds_above_db != SolverOptions::kAutoAboveDatabase
                         ? options_.table_seeds_above_db
-                        : (near_table ? kAboveDatabaseWithNearTable : kAboveDatabaseAlone);
+                        : (near_bits > 0 ? kAboveDatabaseWithNearTable : kAboveDatabaseAlone);
   if (ctx_.probe.max_seeds >= 0 && above > 0) ctx_.table_min_seeds = ctx_.probe.max_seeds + above;
-  if (near_table && ctx_.table_min_seeds > 0 && ctx_.table_min_seeds - 1 <= NearTable::kMaxSeeds)
-    ctx_.near_table_bits = NearTable::bits_within(options_.near_table_bytes);
+  if (ctx_.table_min_seeds > 0 && ctx_.table_min_seeds - 1 <= NearTable::kMaxSeeds) ctx_.near_table_bits = near_bits;
   // (A board below the table has no key to mark.)
   ctx_.busy_min_seeds = std::max(std::max(ctx_.probe.max_seeds, 0) + kBusySeedsAboveDatabase, ctx_.table_min_seeds);
   const int first_mark = share_->join(&ctx_.stop, threads_, pits, ctx_.key.max_seeds(), ctx_.rules);
