@@ -100,6 +100,8 @@ Json to_json(const SolveReport& r) {
     j["table_used"] = s.table_used;
     j["table_capped"] = s.table_capped;
     j["db_max_seeds"] = s.db_max_seeds;
+    j["db_partial_level"] = s.db_partial_level;
+    j["db_partial_pairs"] = s.db_partial_pairs;
     j["db_seconds"] = s.db_seconds;
     j["db_memory_bytes"] = s.db_memory_bytes;
     j["db_mapped_bytes"] = s.db_mapped_bytes;
@@ -114,12 +116,35 @@ Json to_json(const SolveReport& r) {
 }
 
 Json without_statistics(Json j) {
-  for (const char* k : {"nodes",         "seconds",         "search_seconds",   "threads",         "db_max_seeds",
-                        "db_seconds",    "db_dir",          "db_memory_bytes",  "db_mapped_bytes", "db_bits_per_board",
-                        "value_seconds", "value_nodes",     "passes",           "first_guess",     "deepening_depth",
-                        "table",         "solver",          "nodes_per_second", "estimate_depth",  "estimate_nodes",
-                        "table_bytes",   "table_max_bytes", "table_entries",    "table_used",      "table_capped",
-                        "book",          "book_hits"})
+  for (const char* k : {"nodes",
+                        "seconds",
+                        "search_seconds",
+                        "threads",
+                        "db_max_seeds",
+                        "db_partial_level",
+                        "db_partial_pairs",
+                        "db_seconds",
+                        "db_dir",
+                        "db_memory_bytes",
+                        "db_mapped_bytes",
+                        "db_bits_per_board",
+                        "value_seconds",
+                        "value_nodes",
+                        "passes",
+                        "first_guess",
+                        "deepening_depth",
+                        "table",
+                        "solver",
+                        "nodes_per_second",
+                        "estimate_depth",
+                        "estimate_nodes",
+                        "table_bytes",
+                        "table_max_bytes",
+                        "table_entries",
+                        "table_used",
+                        "table_capped",
+                        "book",
+                        "book_hits"})
     j.erase(k);
   return j;
 }

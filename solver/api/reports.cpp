@@ -1,5 +1,6 @@
 #include "solver/api/reports.hpp"
 
+#include <bit>
 #include <chrono>
 
 #include "solver/reference/reference_solver.hpp"
@@ -50,6 +51,8 @@ class Meter {
     st.db_seconds = session_.database_seconds();
     if (const EndgameDatabase* db = session_.database()) {
       st.db_memory_bytes = db->memory_bytes();
+      st.db_partial_level = db->partial_level();
+      st.db_partial_pairs = std::popcount(db->partial_pairs());
       st.db_mapped_bytes = db->mapped_bytes();
       st.db_bits_per_board = db->bits_per_board();
     }

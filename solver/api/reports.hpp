@@ -39,6 +39,8 @@ struct SearchStats {
   std::uint64_t table_max_bytes = 0;  // the most the table may grow to (--tt-memory, capped)
   bool table_capped = false;          // smaller than asked: the problem has fewer boards
   int db_max_seeds = -1;              // -1: no database
+  int db_partial_level = -1;          // level db_max_seeds + 1 held for some pairs (-1: none)
+  int db_partial_pairs = 0;           // how many of its pairs
   double db_seconds = 0;
   std::uint64_t db_memory_bytes = 0;  // the levels in memory
   std::uint64_t db_mapped_bytes = 0;  // of those, the bytes mapping raw cache files

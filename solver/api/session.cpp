@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 
@@ -93,28 +95,49 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
     const DbScan scan = inspect_database(config_.database_dir);
     const bool packed = holds_packed(config_.database_layout, scan);
     int seeds = config_.database_seeds;
-    if (seeds < 0 && budget > 0) {
+    std::uint64_t top_pairs = 0;
+    if (config_.database_bytes > 0) {
+      const int filed = seeds >= 0 ? std::min(seeds, scan.max_seeds()) : scan.max_seeds();
+      const std::uint64_t room =
+          budget > 0 ? std::min(config_.database_bytes, budget - table_bytes) : config_.database_bytes;
+      const DatabaseSelection chosen = select_within(config_.database_dir, config_.pits, filed, room, packed ? 0 : -1);
+      if (chosen.max_seeds < 0)
+        throw ConfigError("not even level 0 of the database " + config_.database_dir + " fits in " + byte_text(room) +
+                          " (--db-memory)");
+      seeds = chosen.max_seeds;
+      top_pairs = chosen.top_pairs;
+      if (config_.note && (seeds < filed || top_pairs))
+        config_.note("loading database levels 0.." + std::to_string(seeds) +
+                     (top_pairs
+                          ? " and " + std::to_string(std::popcount(top_pairs)) + " of the " +
+                                std::to_string((seeds + 1) / 2 + 1) + " pairs of level " + std::to_string(seeds + 1)
+                          : std::string()) +
+                     ": " + byte_text(chosen.bytes) + " of the " + byte_text(room) + " allowed");
+    } else if (seeds < 0 && budget > 0) {
       // Every level when they fit beside the table; else the deepest prefix that does, said so.
-      const std::vector<std::uint64_t> bytes =
-          level_memory_bytes(config_.database_dir, config_.pits, scan.max_seeds(), packed ? 0 : -1);
+      // (With the pairs of the next level that fit too, for a format-3 database held packed.)
       const std::uint64_t room = budget - table_bytes;
-      std::uint64_t used = 0;
-      int fits = -1;
-      while (fits < scan.max_seeds() && used + bytes[fits + 1] <= room) used += bytes[++fits];
+      const DatabaseSelection chosen =
+          select_within(config_.database_dir, config_.pits, scan.max_seeds(), room, packed ? 0 : -1);
+      const int fits = chosen.max_seeds;
       if (fits >= 0 && fits < scan.max_seeds()) {
         seeds = fits;
+        top_pairs = chosen.top_pairs;
         if (config_.note)
-          config_.note("loading database levels 0.." + std::to_string(fits) + " of 0.." +
-                       std::to_string(scan.max_seeds()) + ": they take " + byte_text(used) + ", and level " +
-                       std::to_string(fits + 1) + " would pass the " + byte_text(room) +
-                       " the memory budget leaves beside the table (" + byte_text(budget) + " less " +
-                       byte_text(table_bytes) + "; --memory, --tt-memory" +
-                       (packed ? ")" : ", or --db-packed for about half the memory)"));
+          config_.note(
+              "loading database levels 0.." + std::to_string(fits) + " of 0.." + std::to_string(scan.max_seeds()) +
+              (top_pairs ? " and " + std::to_string(std::popcount(top_pairs)) + " of the " +
+                               std::to_string((fits + 1) / 2 + 1) + " pairs of level " + std::to_string(fits + 1)
+                         : std::string()) +
+              ": they take " + byte_text(chosen.bytes) + ", and level " + std::to_string(fits + 1) +
+              " would pass the " + byte_text(room) + " the memory budget leaves beside the table (" +
+              byte_text(budget) + " less " + byte_text(table_bytes) + "; --memory, --tt-memory" +
+              (packed ? ")" : ", or --db-packed for about half the memory)"));
       }
     }
     database_ = std::make_shared<const EndgameDatabase>(EndgameDatabase::load(
         config_.database_dir, config_.pits, config_.rules, seeds, budget > 0 ? budget - table_bytes : 0,
-        config_.database_cache, config_.note, packed ? 0 : -1, config_.threads, config_.database_private));
+        config_.database_cache, config_.note, packed ? 0 : -1, config_.threads, config_.database_private, top_pairs));
     database_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     if (scan.incomplete()) database_target_seeds_ = scan.target_max_seeds;
   } else if (config_.database) {

@@ -39,6 +39,11 @@ struct SessionConfig {
   // Endgame database: a directory (kalah db build), or one already in memory; neither: none.
   std::string database_dir;
   int database_seeds = -1;  // load levels 0..this only (-1: every level the directory holds)
+  // The most memory the database's levels take (0: no limit of their own): the complete levels
+  // that fit (of those database_seeds allows), then the pairs of the next level from the
+  // middle out that fit in what is left, when it is a format-3 file held packed (a partial
+  // level: EndgameDatabase::partial_level). Within the memory budget beside the table.
+  std::uint64_t database_bytes = 0;
   // Map the directory's levels from their raw cache files, writing them when missing or
   // stale (EndgameDatabase::load, solver/db/raw_cache.hpp); false: read the level files only.
   bool database_cache = true;

@@ -31,7 +31,12 @@ std::string database_text(const api::SearchStats& s) {
                              : s.db_mapped_bytes == s.db_memory_bytes
                                  ? std::string(" mapped from its raw caches")
                                  : " (" + byte_text(s.db_mapped_bytes) + " mapped from its raw caches)";
-  return s.db_dir + " (boards with at most " + std::to_string(s.db_max_seeds) + " seeds, " +
+  const std::string partial = s.db_partial_level < 0
+                                  ? std::string()
+                                  : " and " + std::to_string(s.db_partial_pairs) + " of the " +
+                                        std::to_string(s.db_partial_level / 2 + 1) + " sublevel pairs of level " +
+                                        std::to_string(s.db_partial_level);
+  return s.db_dir + " (boards with at most " + std::to_string(s.db_max_seeds) + " seeds" + partial + ", " +
          byte_text(s.db_memory_bytes) + " in memory" + mapped + ", " + two_decimals(s.db_bits_per_board) +
          " bits a board)";
 }

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "solver/db/database.hpp"
 #include "solver/db/format.hpp"
 #include "solver/db/store.hpp"
 #include "testing/run_cli.hpp"
@@ -345,6 +346,59 @@ TEST_CASE("db cli: solve loads the deepest levels that fit in --memory and says 
   REQUIRE(packed.exit_code == 0);
   CHECK(json_int(packed.out, "db_max_seeds") > 10);
   CHECK(json_int(packed.out, "value") == json_int(full.out, "value"));
+}
+
+TEST_CASE("db cli: solve --db-memory fills it with whole levels, then pairs of the next from the middle out",
+          "[db][cli][partial]") {
+  ScratchDir dir("cli-db-memory");
+  const std::string d = dir.path.string();
+  REQUIRE(run_kalah("db build --pits 4 --max-seeds 12 --format 3 --threads 2 " + d).exit_code == 0);
+  std::uint64_t levels = 0;
+  for (const std::uint64_t b : kalah::level_memory_bytes(dir.path, 4, 10, 0)) levels += b;
+  const std::vector<std::uint64_t> pairs = kalah::pair_memory_bytes(dir.path, 11);
+  REQUIRE(pairs.size() == 6);
+  const std::string solve = "solve -m 4 -n 3 --threads 2 --json --db " + d;
+  const auto plain = run_kalah("solve -m 4 -n 3 --threads 2 --json");
+  REQUIRE(plain.exit_code == 0);
+  for (const std::string extra : {"", " --db-private", " --no-db-cache"}) {
+    CAPTURE(extra);
+    const auto part = run_kalah(solve + extra + " --db-memory " + std::to_string(levels + pairs[5] + pairs[4]));
+    REQUIRE(part.exit_code == 0);
+    CHECK(json_int(part.out, "value") == json_int(plain.out, "value"));
+    CHECK(json_int(part.out, "db_max_seeds") == 10);
+    CHECK(json_int(part.out, "db_partial_level") == 11);
+    CHECK(json_int(part.out, "db_partial_pairs") == 2);
+    CHECK(json_int(part.out, "db_memory_bytes") == static_cast<long long>(levels + pairs[5] + pairs[4]));
+    CHECK(part.err.find("note: loading database levels 0..10 and 2 of the 6 pairs of level 11") != std::string::npos);
+  }
+  const auto text = run_kalah("solve -m 4 -n 3 --threads 2 --value-only --db " + d + " --db-memory " +
+                              std::to_string(levels + pairs[5]));
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("boards with at most 10 seeds and 1 of the 6 sublevel pairs of level 11") != std::string::npos);
+  // The budget of table and database together (--memory) is filled the same way.
+  const long long table = json_int(run_kalah(solve).out, "table_max_bytes");
+  const auto budget = run_kalah(solve + " --memory " + std::to_string(table + levels + pairs[5] + pairs[4]));
+  REQUIRE(budget.exit_code == 0);
+  CHECK(json_int(budget.out, "db_partial_pairs") == 2);
+  CHECK(json_int(budget.out, "value") == json_int(plain.out, "value"));
+  CHECK(budget.err.find("note: loading database levels 0..10 of 0..12 and 2 of the 6 pairs of level 11") !=
+        std::string::npos);
+  // Room for everything: every level, no note, no partial level.
+  const auto all = run_kalah(solve + " --db-memory 1G");
+  REQUIRE(all.exit_code == 0);
+  CHECK(json_int(all.out, "db_max_seeds") == 12);
+  CHECK(json_int(all.out, "db_partial_level") == -1);
+  CHECK(all.err.find("note: loading") == std::string::npos);
+  // Bad sizes: usage (2), one line; too little for level 0: a configuration the session refuses (2).
+  for (const std::string bad : {"abc", "0", "-5M"}) {
+    const auto r = run_kalah(solve + " --db-memory " + bad);
+    CHECK(r.exit_code == 2);
+    CHECK(one_line(r.err));
+  }
+  const auto tiny = run_kalah(solve + " --db-memory 1");
+  CHECK(tiny.exit_code == 2);
+  CHECK(tiny.err.find("not even level 0") != std::string::npos);
+  CHECK(run_kalah("solve -m 4 -n 3 --db-memory 1G").exit_code == 2);  // needs --db
 }
 
 TEST_CASE("db cli: without --format a build takes the first format that fits in --memory and keeps it",

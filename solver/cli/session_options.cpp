@@ -16,6 +16,7 @@ po::options_description search_options() {
       ("memory", po::value<std::string>(), "memory for the table and the database together (default: physical memory)")
       ("db", po::value<std::string>(), "endgame database directory (kalah db build) to probe")
       ("db-seeds", po::value<int>(), "load the database only up to this many seeds")
+      ("db-memory", po::value<std::string>(), "the most memory the database takes (e.g. 215M): the complete levels that fit, then the sublevel pairs of the next level (format 3) from the middle out that fit in what is left (docs/db-format.md, partial levels)")
       ("no-db-cache", "read the database's level files only: neither map nor write its raw cache files (level-KKK.raw)")
       ("db-private", "copy the database's levels from their raw cache files into this process's own memory, on huge pages: faster probes on machines where TLB misses are dear, not shared with other processes (docs/search.md)")
       ("db-packed", "hold every database level packed, 2-4 bits a board (format-1 levels are packed as they load: about half the memory, the same values; format-2 levels are so already)")
@@ -50,6 +51,11 @@ api::SessionConfig session_config(const po::variables_map& vm, int pits, const R
     if (!vm.count("db")) throw UsageError("--db-seeds needs --db DIR");
     c.database_seeds = vm["db-seeds"].as<int>();
     if (c.database_seeds < 0 || c.database_seeds > 127) throw UsageError("--db-seeds must be between 0 and 127");
+  }
+  if (vm.count("db-memory")) {
+    if (!vm.count("db")) throw UsageError("--db-memory needs --db DIR");
+    c.database_bytes = parse_byte_size(vm["db-memory"].as<std::string>(), "db-memory");
+    if (c.database_bytes == 0) throw UsageError("--db-memory must be more than 0");
   }
   if (vm.count("no-db-cache")) {
     if (!vm.count("db")) throw UsageError("--no-db-cache needs --db DIR");

@@ -34,6 +34,34 @@ std::vector<std::uint64_t> level_memory_bytes(const std::filesystem::path& dir, 
   return out;
 }
 
+std::vector<std::uint64_t> pair_memory_bytes(const std::filesystem::path& dir, int k) {
+  const dbfile::Header h = dbfile::read_header(dbfile::level_path(dir, k));
+  std::vector<std::uint64_t> out;
+  if (h.version != dbfile::kPairedVersion) return out;
+  for (const PackedLevel::Shape& s : h.pairs)
+    out.push_back(s.weights * 2 + s.groups * 8 + s.lines * PackedLevel::kLineBytes + s.exceptions);
+  return out;
+}
+
+DatabaseSelection select_within(const std::filesystem::path& dir, int pits, int max_seeds, std::uint64_t bytes,
+                                int pack_width) {
+  DatabaseSelection out;
+  const std::vector<std::uint64_t> levels = level_memory_bytes(dir, pits, max_seeds, pack_width);
+  while (out.max_seeds < max_seeds && out.bytes + levels[out.max_seeds + 1] <= bytes)
+    out.bytes += levels[++out.max_seeds];
+  const int k = out.max_seeds + 1;
+  if (k > max_seeds || pack_width != 0) return out;
+  const std::vector<std::uint64_t> pairs = pair_memory_bytes(dir, k);
+  // From the middle out (the largest pairs, and the most probed: docs/db-format.md), each that
+  // still fits.
+  for (int p = static_cast<int>(pairs.size()) - 1; p >= 0; --p) {
+    if (out.bytes + pairs[p] > bytes) continue;
+    out.bytes += pairs[p];
+    out.top_pairs |= std::uint64_t(1) << p;
+  }
+  return out;
+}
+
 EndgameDatabase::EndgameDatabase(int pits, const Rules& rules, std::vector<LevelArray> levels)
     : pits_(pits),
       max_seeds_(static_cast<int>(levels.size()) - 1),
@@ -54,6 +82,16 @@ void EndgameDatabase::make_views() {
       views_.emplace_back(paired_[k]);
     else
       views_.emplace_back(packed_[k]);
+  if (partial_) views_.emplace_back(*partial_);
+}
+
+void EndgameDatabase::add_partial_level(PairedLevel level, std::uint64_t mask) {
+  if (level.level() != max_seeds_ + 1 || level.pits() != pits_ || !level.complete() || mask == 0)
+    throw std::invalid_argument("a partial level must be level " + std::to_string(max_seeds_ + 1) + " of " +
+                                std::to_string(pits_) + " pits, complete, with some pair kept");
+  level.keep_pairs(mask);
+  partial_ = std::make_unique<PairedLevel>(std::move(level));
+  make_views();
 }
 
 EndgameDatabase EndgameDatabase::build_in_memory(int pits, const Rules& rules, int max_seeds, int threads) {
@@ -71,9 +109,10 @@ EndgameDatabase EndgameDatabase::build_in_memory(int pits, const Rules& rules, i
 int EndgameDatabase::value(const Board& b) const {
   int k = 0;
   for (int i = 0; i < 2 * pits_; ++i) k += b.cells[i];
-  if (k > max_seeds_)
-    throw std::out_of_range("board with " + std::to_string(k) + " seeds is beyond the database (" +
-                            std::to_string(max_seeds_) + " seeds)");
+  if (!holds(k, base::to_bits(b)))
+    throw std::out_of_range(
+        "board with " + std::to_string(k) + " seeds is beyond the database (" + std::to_string(max_seeds_) + " seeds" +
+        (partial_level() >= 0 ? " and some pairs of level " + std::to_string(partial_level()) : "") + ")");
   return value(b, k);
 }
 
@@ -109,6 +148,7 @@ std::uint64_t EndgameDatabase::memory_bytes() const {
   std::uint64_t bytes = 0;
   for (const PackedLevel& p : packed_) bytes += p.bytes();
   for (const PairedLevel& p : paired_) bytes += p.bytes();
+  if (partial_) bytes += partial_->bytes();
   for (const LevelArray& a : levels_) bytes += a.size();
   return bytes;
 }
@@ -117,11 +157,14 @@ std::uint64_t EndgameDatabase::mapped_bytes() const {
   std::uint64_t bytes = 0;
   for (const PackedLevel& p : packed_) bytes += p.mapped() ? p.bytes() : 0;
   for (const PairedLevel& p : paired_) bytes += p.mapped_bytes();
+  if (partial_) bytes += partial_->mapped_bytes();
   for (const LevelArray& a : levels_) bytes += a.mapped() ? a.size() : 0;
   return bytes;
 }
 
-std::uint64_t EndgameDatabase::entries() const { return max_seeds_ < 0 ? 0 : indexer_.count_upto(max_seeds_); }
+std::uint64_t EndgameDatabase::entries() const {
+  return (max_seeds_ < 0 ? 0 : indexer_.count_upto(max_seeds_)) + (partial_ ? partial_->size() : 0);
+}
 
 }  // namespace kalah
 namespace kalah {
@@ -129,7 +172,7 @@ namespace kalah {
 EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits, const Rules& rules, int max_seeds,
                                       std::size_t memory_limit_bytes, bool raw_cache,
                                       const std::function<void(const std::string&)>& note, int pack_width, int threads,
-                                      bool private_copy) {
+                                      bool private_copy, std::uint64_t top_pairs) {
   check_database_dir(dir);
   std::error_code ec;
   // All levels present: scan_database also refuses a gap (a missing level below others). With a
@@ -144,17 +187,34 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
   }
   if (max_seeds > 127) throw DatabaseError(dir.string() + ": more than 127 levels");
   const BoardIndexer ix(pits, max_seeds);
+  const int partial = max_seeds + 1;  // the partial level's seeds, when top_pairs != 0
+  std::vector<std::uint64_t> pair_bytes;
+  if (top_pairs) {
+    if (pack_width != 0 || partial > 127 ||
+        dbfile::read_header(dbfile::level_path(dir, partial)).version != dbfile::kPairedVersion)
+      throw DatabaseError(dbfile::level_path(dir, partial).string() +
+                          ": a partial level needs a level packed by pairs (format 3), loaded packed");
+    pair_bytes = pair_memory_bytes(dir, partial);
+    if (top_pairs >> pair_bytes.size() != 0 && pair_bytes.size() < 64)
+      throw DatabaseError(dbfile::level_path(dir, partial).string() + ": has " + std::to_string(pair_bytes.size()) +
+                          " pairs, fewer than asked for");
+  }
   std::uint64_t need = 0;
   for (const std::uint64_t bytes : level_memory_bytes(dir, pits, max_seeds, pack_width)) need += bytes;
+  for (std::size_t p = 0; p < pair_bytes.size(); ++p)
+    if (top_pairs >> p & 1) need += pair_bytes[p];
   if (memory_limit_bytes && need > memory_limit_bytes)
-    throw DatabaseError(dir.string() + ": levels 0.." + std::to_string(max_seeds) + " need " + std::to_string(need) +
-                        " bytes of memory, over the limit of " + std::to_string(memory_limit_bytes) +
+    throw DatabaseError(dir.string() + ": levels 0.." + std::to_string(max_seeds) +
+                        (top_pairs ? " and pairs of level " + std::to_string(partial) : std::string()) + " need " +
+                        std::to_string(need) + " bytes of memory, over the limit of " +
+                        std::to_string(memory_limit_bytes) +
                         " (load fewer levels with --db-seeds; a search's table, --tt-memory, takes its share)");
   std::vector<LevelArray> levels;
   dbfile::RawCacheState cache;
   cache.enabled = raw_cache;
   cache.note = note;
   if (pack_width < 0) {
+    assert(top_pairs == 0);
     for (int k = 0; k <= max_seeds; ++k) {
       levels.push_back(dbfile::load_level(dir, pits, rules, k, cache, threads));
       if (private_copy) levels.back().make_private();
@@ -187,6 +247,12 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
     }
     LevelArray level = dbfile::load_level(dir, pits, rules, k, cache, threads);
     db.packed_.push_back(PackedLevel::pack(ix, k, std::move(level), pack_width, threads));  // in place unless mapped
+  }
+  if (top_pairs) {
+    PairedLevel top = dbfile::load_paired_level(dir, pits, rules, partial, cache, threads);
+    top.keep_pairs(top_pairs);  // the others released before any is copied
+    if (private_copy) top.make_private();
+    db.partial_ = std::make_unique<PairedLevel>(std::move(top));
   }
   db.make_views();
   return db;

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -52,6 +53,23 @@ std::uint64_t packed_bytes_estimate(const BoardIndexer& indexer, int max_seeds);
 std::vector<std::uint64_t> level_memory_bytes(const std::filesystem::path& dir, int pits, int max_seeds,
                                               int pack_width);
 
+// Bytes each pair of level k of the database in `dir` takes in memory (a format-3 file's pair
+// images); empty for a level of another format. Reads the header only; throws DatabaseError.
+std::vector<std::uint64_t> pair_memory_bytes(const std::filesystem::path& dir, int k);
+
+// The most of the database in `dir` (levels 0..max_seeds filed) that `bytes` of memory hold
+// when loaded with `pack_width` (as level_memory_bytes): complete levels 0..max_seeds, then,
+// when level max_seeds + 1 is a format-3 file loaded packed (pack_width 0), its pairs from the
+// middle out that fit in what is left (EndgameDatabase::load's top_pairs). max_seeds -1: not
+// even level 0 fits.
+struct DatabaseSelection {
+  int max_seeds = -1;
+  std::uint64_t top_pairs = 0;  // a bit a pair of level max_seeds + 1
+  std::uint64_t bytes = 0;      // what they take
+};
+DatabaseSelection select_within(const std::filesystem::path& dir, int pits, int max_seeds, std::uint64_t bytes,
+                                int pack_width);
+
 class EndgameDatabase {
  public:
   EndgameDatabase() = default;
@@ -77,24 +95,57 @@ class EndgameDatabase {
   // private_copy: each level mapped from a raw cache is copied into anonymous memory on huge
   // pages (LevelArray::make_private) as it loads: probes miss the TLB less, at the cost of
   // the sharing of the page cache between processes.
+  // top_pairs != 0: also the pairs of level max_seeds + 1 whose bits are set (a partial level,
+  // below), which must be a format-3 file loaded packed (pack_width 0); the level is read
+  // whole and the other pairs released, and the memory limit counts the pairs kept.
   static EndgameDatabase load(const std::filesystem::path& dir, int pits, const Rules& rules, int max_seeds = -1,
                               std::size_t memory_limit_bytes = 0, bool raw_cache = true,
                               const std::function<void(const std::string&)>& note = {}, int pack_width = -1,
-                              int threads = 0, bool private_copy = false);
+                              int threads = 0, bool private_copy = false, std::uint64_t top_pairs = 0);
 
   int pits() const { return pits_; }
-  int max_seeds() const { return max_seeds_; }  // -1 when empty
+  int max_seeds() const { return max_seeds_; }  // complete levels 0..max_seeds; -1 when empty
+
+  // A partial level: level max_seeds + 1 for some of its sublevel pairs only (a pair p holds
+  // the boards with p or k - p seeds on the mover's side, solver/db/paired_level.hpp; the
+  // pairs are closed under the moves that stay in the level, so any set of them is exact on
+  // its own). It fills memory that cannot hold a whole level more: the pairs nearest the
+  // middle are the largest and the most probed (docs/db-format.md, "Partial levels").
+  // partial_level(): its seed count, or -1 when there is none; partial_pairs(): a bit a pair.
+  int partial_level() const { return partial_ ? max_seeds_ + 1 : -1; }
+  std::uint64_t partial_pairs() const { return partial_ ? partial_->held_pairs() : 0; }
+  // Take over level max_seeds + 1, packed by pairs, keeping only the pairs in `mask` (nonzero).
+  // Throws std::invalid_argument for another level, pit count or an incomplete level.
+  void add_partial_level(PairedLevel level, std::uint64_t mask);
+  // Whether the board `bits` with k seeds in the pits has its value here.
+  bool holds(int k, base::u128 bits) const {
+    return k <= max_seeds_ || (k == max_seeds_ + 1 && partial_ && partial_->holds_pair(pair_of(pits_, k, bits)));
+  }
+  // The pair of the board `bits` (k seeds in the pits, `pits` a side): min(s, k - s) for s
+  // seeds on the mover's side.
+  static int pair_of(int pits, int k, base::u128 bits) {
+    const std::uint64_t low = static_cast<std::uint64_t>(bits);
+    const std::uint64_t own = pits >= 8 ? low : low & ((std::uint64_t(1) << (8 * pits)) - 1);
+    const int s = static_cast<int>((own * 0x0101010101010101ull) >> 56);  // byte sum (at most 127 seeds)
+    return s < k - s ? s : k - s;
+  }
   const Rules& rules() const { return rules_; }
   bool empty() const { return max_seeds_ < 0; }
 
-  // Remainder value of `b` (mover to move). Requires seeds_in(b) <= max_seeds() (throws
+  // Remainder value of `b` (mover to move). Requires holds(seeds in b, b) (throws
   // std::out_of_range otherwise).
   int value(const Board& b) const;
   // The same when the caller already knows the seed count k = seeds in b's pits (checked
-  // only by assertions: requires 0 <= k <= max_seeds()).
-  int value(const Board& b, int k) const { return value_at(k, indexer_.index(b), base::to_bits(b)); }
+  // only by assertions: requires holds(k, b)).
+  int value(const Board& b, int k) const {
+    assert(holds(k, base::to_bits(b)));
+    return k > max_seeds_ ? partial_->value(base::to_bits(b)) : value_at(k, indexer_.index(b), base::to_bits(b));
+  }
   // Prefetch the entry of `b` (k seeds) into the cache ahead of a value() call.
-  void prefetch(const Board& b, int k) const { __builtin_prefetch(address(k, indexer_.index(b), base::to_bits(b))); }
+  void prefetch(const Board& b, int k) const {
+    __builtin_prefetch(k > max_seeds_ ? partial_->address(base::to_bits(b))
+                                      : address(k, indexer_.index(b), base::to_bits(b)));
+  }
 
   // The same for a caller that computed the board's index itself (the search: one index for
   // the prefetch and the read). `bits` is the board (solver/base/board_bits.hpp).
@@ -108,20 +159,20 @@ class EndgameDatabase {
   }
   // The same in two steps for a caller that prefetches and then reads: where the board is
   // stored (LevelView::slot_of: its index, computed by index() only for a layout that reads
-  // it, or a paired level's slot), then by that.
+  // it, or a paired level's slot), then by that. These three also serve the partial level.
   // M: the pit count when the caller knows it at compile time (the search), 0 when it does not.
   template <int M = 0, class IndexFn>
   std::uint64_t slot_of(int k, base::u128 bits, IndexFn&& index) const {
-    assert(0 <= k && k <= max_seeds_);
+    assert(0 <= k && k <= max_seeds_ + 1 && holds(k, bits));
     return views_[k].template slot_of<M>(bits, index);
   }
   template <int M = 0>
   int value_in_slot(int k, std::uint64_t slot, base::u128 bits) const {
-    assert(0 <= k && k <= max_seeds_);
+    assert(0 <= k && k < static_cast<int>(views_.size()));
     return views_[k].template value_at<M>(slot, bits);
   }
   const void* slot_address(int k, std::uint64_t slot) const {
-    assert(0 <= k && k <= max_seeds_);
+    assert(0 <= k && k < static_cast<int>(views_.size()));
     return views_[k].address_at(slot);
   }
   // Level k whichever way it is held.
@@ -145,7 +196,7 @@ class EndgameDatabase {
     assert(0 <= k && k < static_cast<int>(paired_.size()) && paired_[k].pairs() > 0);
     return paired_[k];
   }
-  // Bytes the levels hold in memory, and bits a board.
+  // Bytes the levels hold in memory (the partial level's pairs included), and bits a board.
   std::uint64_t memory_bytes() const;
   // The part of memory_bytes() that maps raw cache files (shared page cache; a level or pair
   // that maps its cache counts whole, its few small tables included); the rest is the
@@ -159,7 +210,7 @@ class EndgameDatabase {
     assert(!packed() && 0 <= k && k <= max_seeds_);
     return levels_[k];
   }
-  std::uint64_t entries() const;  // boards stored, all levels
+  std::uint64_t entries() const;  // boards stored, all levels (the partial level's pairs included)
 
  private:
   int pits_ = 0;
@@ -171,7 +222,10 @@ class EndgameDatabase {
   // file's layout); the other is empty (paired_ may be shorter).
   std::vector<PackedLevel> packed_;
   std::vector<PairedLevel> paired_;
-  std::vector<LevelView> views_;  // [k]: levels_[k], packed_[k] or paired_[k]
+  // Level max_seeds_ + 1's pairs held (null: no partial level); on the heap, as the levels in
+  // the vectors, so that views_ stay valid when the database moves.
+  std::unique_ptr<PairedLevel> partial_;
+  std::vector<LevelView> views_;  // [k]: levels_[k], packed_[k] or paired_[k]; then partial_
 
   void make_views();
 };

@@ -26,7 +26,19 @@ void PairedLevel::add_pair(PackedLevel pair) {
     throw std::invalid_argument("a packed pair that is not pair " + std::to_string(pairs()) + " of level " +
                                 std::to_string(k_));
   size_ += pair.size();
+  held_ |= std::uint64_t(1) << pairs();
   pairs_.push_back(std::move(pair));
+}
+
+void PairedLevel::keep_pairs(std::uint64_t mask) {
+  if (!complete())
+    throw std::invalid_argument("PairedLevel::keep_pairs: level " + std::to_string(k_) + " is incomplete");
+  for (int p = 0; p < pairs(); ++p) {
+    if (!holds_pair(p) || (mask >> p & 1)) continue;
+    size_ -= pairs_[p].size();
+    pairs_[p] = PackedLevel();
+    held_ &= ~(std::uint64_t(1) << p);
+  }
 }
 
 PairedLevel PairedLevel::pack(const BoardIndexer& ix, int k, const LevelView& values, int width, int threads) {
@@ -69,7 +81,8 @@ std::uint64_t PairedLevel::mapped_bytes() const {
 }
 
 LevelArray PairedLevel::unpack(const BoardIndexer& ix, int threads) const {
-  if (!complete() || ix.pits() != pits_ || k_ > ix.max_seeds())
+  if (!complete() || held_ != (pairs() == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << pairs()) - 1) ||
+      ix.pits() != pits_ || k_ > ix.max_seeds())
     throw std::invalid_argument("PairedLevel::unpack: an incomplete level or an indexer of other boards");
   if (threads <= 0) threads = omp_get_max_threads();
   LevelArray out(ix.count(k_));
@@ -84,6 +97,7 @@ LevelArray PairedLevel::unpack(const BoardIndexer& ix, int threads) const {
 
 void PairedLevel::check_image(int threads) const {
   for (int p = 0; p < pairs(); ++p) {
+    if (!holds_pair(p)) continue;
     try {
       pairs_[p].check_image(threads);
     } catch (const std::invalid_argument& e) {

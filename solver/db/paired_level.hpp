@@ -50,11 +50,17 @@ class PairedLevel {
   int pits() const { return pits_; }
   int pairs() const { return static_cast<int>(pairs_.size()); }
   bool complete() const { return pairs() == SublevelIndexer::pairs(k_); }
-  void make_private() {  // PackedLevel::make_private of every pair
+  // A partial level: only the pairs whose bit is set in `mask` kept, the others released
+  // (empty; a probe of their boards is the caller's error: EndgameDatabase::holds). Requires
+  // a complete level.
+  void keep_pairs(std::uint64_t mask);
+  bool holds_pair(int p) const { return p < pairs() && (held_ >> p & 1); }
+  std::uint64_t held_pairs() const { return held_; }  // a bit a pair
+  void make_private() {                               // PackedLevel::make_private of every pair
     for (PackedLevel& pair : pairs_) pair.make_private();
   }
   const PackedLevel& pair(int p) const { return pairs_[p]; }
-  std::uint64_t size() const { return size_; }  // boards of the pairs added
+  std::uint64_t size() const { return size_; }  // boards of the pairs held
   std::uint64_t bytes() const;                  // memory held by the pairs
   double bits_per_board() const { return size_ ? 8.0 * double(bytes()) / double(size_) : 0.0; }
   bool mapped() const;                 // some pair maps a packed raw cache
@@ -86,7 +92,7 @@ class PairedLevel {
   int value(base::u128 bits) const { return value_at(slot(bits), bits); }
   const void* address(base::u128 bits) const { return address_at(slot(bits)); }
 
-  // Every entry, one byte a board in index order.
+  // Every entry, one byte a board in index order (requires every pair).
   LevelArray unpack(const BoardIndexer& indexer, int threads = 0) const;
   // PackedLevel::check_image of every pair.
   void check_image(int threads = 0) const;
@@ -94,6 +100,7 @@ class PairedLevel {
  private:
   int pits_ = 0, k_ = 0;
   std::uint64_t size_ = 0;
+  std::uint64_t held_ = 0;  // a bit a pair held
   static constexpr std::uint64_t kSlotMask = (std::uint64_t(1) << kSlotShift) - 1;
   std::shared_ptr<const SublevelIndexer> order_;  // SublevelIndexer::shared(pits)
   std::vector<PackedLevel> pairs_;

@@ -74,7 +74,7 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
   using Kernel = base::Kernel<M, S, C, E>;
   assert(alpha < beta);
   assert(k < ctx_->table_min_seeds);
-  assert(!ctx_->probe.covers(k));
+  assert(!ctx_->probe.covers<M>(k, x));
   assert([&] {
     int remainder = 0;
     return !Kernel::terminal(x, k, &remainder);
@@ -126,7 +126,7 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
     int remainder = 0;
     if (Kernel::terminal(s.board, s.level, &remainder)) {
       c.lo = c.hi = c.through(remainder);
-    } else if (ctx.probe.covers(c.seeds)) {
+    } else if (ctx.probe.covers<M>(c.seeds, s.board)) {
       entry[n] = locate_child<M>(db, ctx.probe, kernel, c.seeds, s.board);
       c.lo = c.hi = INT_MIN;  // read below
     } else {
@@ -199,7 +199,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   static_assert(M >= 1 && M <= kMaxPits);
   using Kernel = base::Kernel<M, S, C, E>;
   assert(alpha < beta);
-  assert(!ctx_->probe.covers(k));
+  assert(!ctx_->probe.covers(b, k));
   assert([&] {
     int remainder = 0;
     return !Kernel::terminal(base::to_bits(b), k, &remainder);
@@ -258,7 +258,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
     entry[n] = kNoEntry;
     if (Kernel::terminal(s.board, s.level, &remainder)) {
       c.lo = c.hi = c.through(remainder);
-    } else if (ctx.probe.covers(c.seeds)) {
+    } else if (ctx.probe.covers<M>(c.seeds, s.board)) {
       entry[n] = locate_child<M>(db, ctx.probe, kernel, c.seeds, s.board);
       c.lo = c.hi = INT_MIN;  // read below
     } else {

@@ -1,8 +1,10 @@
 // solver/search/endgame_probe.hpp — how the search asks an endgame database for a value.
 //
 // A probe answers the exact remainder value (engine/board.hpp) of any board with at most
-// max_seeds seeds in the pits. It is a plain function pointer plus context so the search
-// does not depend on how the values are held (the endgame database of solver/db through
+// max_seeds seeds in the pits, and of the boards of a partial level (EndgameDatabase::
+// partial_level: level partial_seeds = max_seeds + 1 for the sublevel pairs whose bits are set
+// in partial_pairs). It is a plain function pointer plus context so the search does not
+// depend on how the values are held (the endgame database of solver/db through
 // database_probe, or in the tests a table filled by the reference solver). max_seeds < 0: no database.
 #pragma once
 
@@ -13,8 +15,11 @@ namespace kalah::search {
 
 struct EndgameProbe {
   int max_seeds = -1;
+  int partial_seeds = -1;           // -1: no partial level
+  std::uint64_t partial_pairs = 0;  // a bit a pair of level partial_seeds
+  int pits = 0;                     // a side, for the pair of a board (EndgameDatabase::pair_of)
   const void* context = nullptr;
-  // Value of b, which holds k <= max_seeds seeds in the pits.
+  // Value of b, which holds k seeds in the pits, covers(k, b).
   int (*lookup)(const void* context, const Board& b, int k) = nullptr;
   // Optional: start loading the entry of b into the cache.
   void (*prefetch)(const void* context, const Board& b, int k) = nullptr;
@@ -22,7 +27,14 @@ struct EndgameProbe {
   // itself (once, for the prefetch and the read) and reads database->level(k)[index].
   const EndgameDatabase* database = nullptr;
 
-  bool covers(int seeds) const { return seeds <= max_seeds; }
+  // Whether the board `bits` with `seeds` seeds in the pits has its value here. M: the pit
+  // count when the caller knows it at compile time (the search), 0 when it does not.
+  template <int M = 0>
+  bool covers(int seeds, base::u128 bits) const {
+    if (seeds <= max_seeds) return true;
+    return seeds == partial_seeds && (partial_pairs >> EndgameDatabase::pair_of(M > 0 ? M : pits, seeds, bits) & 1);
+  }
+  bool covers(const Board& b, int seeds) const { return covers(seeds, base::to_bits(b)); }
   int value(const Board& b, int k) const { return lookup(context, b, k); }
   void warm(const Board& b, int k) const {
     if (prefetch) prefetch(context, b, k);
@@ -33,6 +45,9 @@ struct EndgameProbe {
 inline EndgameProbe database_probe(const EndgameDatabase& db) {
   EndgameProbe p;
   p.max_seeds = db.max_seeds();
+  p.partial_seeds = db.partial_level();
+  p.partial_pairs = db.partial_pairs();
+  p.pits = db.pits();
   p.context = &db;
   p.database = &db;
   p.lookup = [](const void* context, const Board& b, int k) {

@@ -38,9 +38,11 @@ class Estimator {
       int remainder = 0;
       if (Kernel::terminal(s.board, s.level, &remainder)) {
         v = remainder;
-      } else if (probe_.covers(s.level)) {
-        v = probe_.database ? probe_.database->value_at(s.level, kernel_.index(s.board), s.board)
-                            : probe_.value(base::from_bits(s.board), s.level);
+      } else if (probe_.covers(s.level, s.board)) {
+        const EndgameDatabase* db = probe_.database;
+        v = db ? db->value_in_slot(s.level, db->slot_of(s.level, s.board, [&] { return kernel_.index(s.board); }),
+                                   s.board)
+               : probe_.value(base::from_bits(s.board), s.level);
       } else if (depth <= 1) {
         limited_ = true;
       } else {

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "solver/db/database.hpp"
+#include "solver/db/paired_level.hpp"
 #include "solver/search/solver.hpp"
 #include "testing/search_support.hpp"
 
@@ -350,6 +351,42 @@ TEST_CASE("search: a packed database (2-4 bits a board) gives the values and bes
           INFO("rules " << rules.describe() << " layout " << layout << " threads " << threads << " board " << tested);
           REQUIRE(solver.value(b) == reference_search.value(b));
           REQUIRE(solver.best_sowings(b) == reference_search.best_sowings(b));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("search: a partial level above the database gives the values and best sowings of the whole level",
+          "[search][partial]") {
+  // Levels 0..8 and some sublevel pairs of level 9 (EndgameDatabase::partial_level) against
+  // levels 0..9 whole: the pairs held are read, the others searched. Boards of level 9 itself
+  // are asked for too (a root on the partial level, held or not), as are boards just above it.
+  std::mt19937 rng(909);
+  for (const Rules& rules : all_value_rules()) {
+    const EndgameDatabase whole = EndgameDatabase::build_in_memory(5, rules, 9, 2);
+    search::SolverOptions with_whole = small_table(1);
+    with_whole.probe = search::database_probe(whole);
+    search::Solver reference_search(5, rules, 17, with_whole);
+    for (const std::uint64_t pairs : {std::uint64_t(0b10000), std::uint64_t(0b00001), std::uint64_t(0b01110)}) {
+      EndgameDatabase part = EndgameDatabase::build_in_memory(5, rules, 8, 2);
+      part.add_partial_level(PairedLevel::pack(whole.indexer(), 9, whole.level(9), 0, 2), pairs);
+      for (const auto& [threads, above] :
+           {std::pair{1, search::SolverOptions::kAutoAboveDatabase}, std::pair{2, 2}, std::pair{1, 0}}) {
+        search::SolverOptions with_part = small_table(threads);
+        with_part.probe = search::database_probe(part);
+        with_part.table_seeds_above_db = above;
+        search::Solver solver(5, rules, 17, with_part);
+        for (int tested = 0; tested < 8;) {
+          Board b;
+          if (!test::random_board(5, 4, tested < 3 ? 9 : tested < 5 ? 11 : 17, rules, rng, b)) continue;
+          ++tested;
+          INFO("rules " << rules.describe() << " pairs " << pairs << " threads " << threads << " bypass " << above
+                        << " board " << tested << " (" << test::seeds_in(b, 5) << " seeds)");
+          REQUIRE(solver.value(b) == reference_search.value(b));
+          REQUIRE(solver.best_sowings(b) == reference_search.best_sowings(b));
+          const int k = test::seeds_in(b, 5);
+          if (part.holds(k, base::to_bits(b))) REQUIRE(solver.estimate(b, 2000).value == whole.value(b));
         }
       }
     }

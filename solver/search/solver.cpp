@@ -235,7 +235,7 @@ int Solver::test(const Board& b, int gamma) {
   int remainder = 0;
   if (is_terminal(b, ctx_.pits, ctx_.rules.end, remainder)) return remainder;
   const int k = seeds_checked(b);
-  if (ctx_.probe.covers(k)) return ctx_.probe.value(b, k);
+  if (ctx_.probe.covers(b, k)) return ctx_.probe.value(b, k);
   const auto [lo, hi] = known_bounds(b, k);
   if (lo >= gamma) return lo;
   if (hi < gamma) return hi;
@@ -250,7 +250,7 @@ Estimate Solver::estimate(const Board& b, std::uint64_t nodes) const {
     return e;
   }
   const int k = seeds_checked(b);
-  if (ctx_.probe.covers(k)) {
+  if (ctx_.probe.covers(b, k)) {
     e.value = ctx_.probe.value(b, k);
     return e;
   }
@@ -282,7 +282,7 @@ int Solver::value(const Board& b) {
   int remainder = 0;
   if (is_terminal(b, m, ctx_.rules.end, remainder)) return remainder;
   const int k = seeds_checked(b);
-  if (ctx_.probe.covers(k)) return ctx_.probe.value(b, k);
+  if (ctx_.probe.covers(b, k)) return ctx_.probe.value(b, k);
   auto [lo, hi] = known_bounds(b, k);
   // Cancelled already: what the table knows, without the estimate (which does not poll).
   if (lo < hi && ctx_.cancelled()) throw Interrupted(lo, hi);
