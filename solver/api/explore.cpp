@@ -67,7 +67,8 @@ ExploreReport explore(Session& session, const Position& position) {
     } else {
       const Position& a = m.after;
       const int seeds = a.pit_seeds(Side::South) + a.pit_seeds(Side::North);
-      m.source = seeds <= session.database_seeds() ? ValueSource::database : ValueSource::search;
+      const EndgameDatabase* db = session.database();
+      m.source = db && db->holds(seeds, base::to_bits(a.board())) ? ValueSource::database : ValueSource::search;
       KnownBoard known;
       if (session.find_in_book(a.board(), known)) m.source = ValueSource::book;
       const auto [lo, hi] =

@@ -1,7 +1,7 @@
 // The explorer's answers (solver/api/explore.hpp): every sowing's value and the position it
 // leads to equal the reference solver's and the engine's on small boards for every value rule
-// set, best first for the mover, sources named; a cancelled search leaves bounds that hold
-// the reference values.
+// set, best first for the mover, sources named (a partial level's boards the database's); a cancelled search leaves
+// bounds that hold the reference values.
 #include "testing/catch.hpp"
 
 #include <atomic>
@@ -10,6 +10,7 @@
 #include "engine/game.hpp"
 #include "solver/api/explore.hpp"
 #include "solver/api/report_json.hpp"
+#include "solver/db/paired_level.hpp"
 #include "solver/reference/reference_solver.hpp"
 #include "testing/positions.hpp"
 #include "testing/rule_sets.hpp"
@@ -23,7 +24,12 @@ TEST_CASE("explore: every sowing's value and position equal the reference's, bes
     for (const auto& [pits, seeds] : {std::pair{2, 3}, std::pair{3, 3}, std::pair{4, 2}}) {
       INFO(rules.describe() << ", Kalah(" << pits << "," << seeds << ")");
       api::SessionConfig config = test::small_session_config(pits, seeds, rules);
-      config.database = std::make_shared<EndgameDatabase>(EndgameDatabase::build_in_memory(pits, rules, 3, 1));
+      // Levels 0..3 and, of level 4, the pair of the boards with 0 or 4 seeds on the mover's
+      // side (a partial level: its boards are the database's, the others searched).
+      const EndgameDatabase level4 = EndgameDatabase::build_in_memory(pits, rules, 4, 1);
+      auto db = std::make_shared<EndgameDatabase>(EndgameDatabase::build_in_memory(pits, rules, 3, 1));
+      db->add_partial_level(PairedLevel::pack(level4.indexer(), 4, level4.level(4), 0, 1), 0b001);
+      config.database = db;
       api::Session session(config);
       for (const Position& p : test::random_positions(pits, seeds, rules, 14, 5 * pits + seeds, 2 * pits * seeds + 1)) {
         INFO(p.to_text());
@@ -49,9 +55,11 @@ TEST_CASE("explore: every sowing's value and position equal the reference's, bes
           CHECK(after.sow(m.pit).outcome.extra_turn == m.extra_turn);
           CHECK(after.position() == m.after);
           const int seeds_after = m.after.pit_seeds(Side::South) + m.after.pit_seeds(Side::North);
-          CHECK(m.source == (after.over()       ? api::ValueSource::end
-                             : seeds_after <= 3 ? api::ValueSource::database
-                                                : api::ValueSource::search));
+          const bool held = seeds_after <= 3 || (seeds_after == 4 && EndgameDatabase::pair_of(
+                                                                         pits, 4, base::to_bits(m.after.board())) == 0);
+          CHECK(m.source == (after.over() ? api::ValueSource::end
+                             : held       ? api::ValueSource::database
+                                          : api::ValueSource::search));
           if (i > 0) {  // best for the mover first, ties by pit
             const api::ExploreMove& prev = r.moves[i - 1];
             const bool better = p.to_move == Side::South ? prev.lower > m.lower : prev.lower < m.lower;

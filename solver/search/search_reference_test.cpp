@@ -39,6 +39,13 @@ search::SolverOptions small_table(int threads = 1) {
   return o;
 }
 
+// The same, probing `db` (which must outlive the Solver).
+search::SolverOptions small_table_over(const EndgameDatabase& db, int threads = 1) {
+  search::SolverOptions o = small_table(threads);
+  o.probe = search::database_probe(db);
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("search: start positions of small boards match the reference solver", "[search]") {
@@ -299,8 +306,7 @@ TEST_CASE("search: with the endgame database (solver/db) values equal those with
     // and the shared table from 13 seeds.
     for (const auto& [threads, above] : {std::pair{1, search::SolverOptions::kAutoAboveDatabase}, std::pair{2, 4},
                                          std::pair{2, search::SolverOptions::kAutoAboveDatabase}, std::pair{1, 4}}) {
-      search::SolverOptions with_db = small_table(threads);
-      with_db.probe = search::database_probe(db);
+      search::SolverOptions with_db = small_table_over(db, threads);
       with_db.table_seeds_above_db = above;
       search::Solver plain(5, rules, 17, small_table(1));
       search::Solver probed(5, rules, 17, with_db);
@@ -328,9 +334,7 @@ TEST_CASE("search: a packed database (2-4 bits a board) gives the values and bes
   std::mt19937 rng(4242);
   for (const Rules& rules : all_value_rules()) {
     const EndgameDatabase bytes = EndgameDatabase::build_in_memory(5, rules, 10, 2);
-    search::SolverOptions with_bytes = small_table(1);
-    with_bytes.probe = search::database_probe(bytes);
-    search::Solver reference_search(5, rules, 18, with_bytes);
+    search::Solver reference_search(5, rules, 18, small_table_over(bytes));
     for (int layout : {0, 2, 3, 4, 10, 12}) {  // index order at that width; by pairs (10 + width)
       const int width = layout % 10;
       EndgameDatabase packed = EndgameDatabase::build_in_memory(5, rules, 10, 2);
@@ -341,9 +345,7 @@ TEST_CASE("search: a packed database (2-4 bits a board) gives the values and bes
       REQUIRE(packed.packed());
       CHECK(packed.bits_per_board() < 5.0);
       for (int threads : {1, 2}) {
-        search::SolverOptions with_packed = small_table(threads);
-        with_packed.probe = search::database_probe(packed);
-        search::Solver solver(5, rules, 18, with_packed);
+        search::Solver solver(5, rules, 18, small_table_over(packed, threads));
         for (int tested = 0; tested < 6;) {
           Board b;
           if (!test::random_board(5, 4, 18, rules, rng, b)) continue;
@@ -365,16 +367,13 @@ TEST_CASE("search: a partial level above the database gives the values and best 
   std::mt19937 rng(909);
   for (const Rules& rules : all_value_rules()) {
     const EndgameDatabase whole = EndgameDatabase::build_in_memory(5, rules, 9, 2);
-    search::SolverOptions with_whole = small_table(1);
-    with_whole.probe = search::database_probe(whole);
-    search::Solver reference_search(5, rules, 17, with_whole);
+    search::Solver reference_search(5, rules, 17, small_table_over(whole));
     for (const std::uint64_t pairs : {std::uint64_t(0b10000), std::uint64_t(0b00001), std::uint64_t(0b01110)}) {
       EndgameDatabase part = EndgameDatabase::build_in_memory(5, rules, 8, 2);
       part.add_partial_level(PairedLevel::pack(whole.indexer(), 9, whole.level(9), 0, 2), pairs);
       for (const auto& [threads, above] :
            {std::pair{1, search::SolverOptions::kAutoAboveDatabase}, std::pair{2, 2}, std::pair{1, 0}}) {
-        search::SolverOptions with_part = small_table(threads);
-        with_part.probe = search::database_probe(part);
+        search::SolverOptions with_part = small_table_over(part, threads);
         with_part.table_seeds_above_db = above;
         search::Solver solver(5, rules, 17, with_part);
         for (int tested = 0; tested < 8;) {
