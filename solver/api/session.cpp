@@ -62,6 +62,15 @@ void Session::check_fits(const Position& p) const {
                       "at most " + std::to_string(config_.max_seeds));
 }
 
+namespace {
+// " and 7 of the 12 pairs of level 22" for the pairs (a bit a pair) of a partial level; "" for none.
+std::string partial_text(std::uint64_t pairs, int level) {
+  if (!pairs) return {};
+  return " and " + std::to_string(std::popcount(pairs)) + " of the " + std::to_string(level / 2 + 1) +
+         " pairs of level " + std::to_string(level);
+}
+}  // namespace
+
 Session::Session(SessionConfig config) : config_(std::move(config)) {
   const auto t0 = std::chrono::steady_clock::now();
   check_range("the number of pits", config_.pits, 1, kMaxPits);
@@ -107,12 +116,8 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
       seeds = chosen.max_seeds;
       top_pairs = chosen.top_pairs;
       if (config_.note && (seeds < filed || top_pairs))
-        config_.note("loading database levels 0.." + std::to_string(seeds) +
-                     (top_pairs
-                          ? " and " + std::to_string(std::popcount(top_pairs)) + " of the " +
-                                std::to_string((seeds + 1) / 2 + 1) + " pairs of level " + std::to_string(seeds + 1)
-                          : std::string()) +
-                     ": " + byte_text(chosen.bytes) + " of the " + byte_text(room) + " allowed");
+        config_.note("loading database levels 0.." + std::to_string(seeds) + partial_text(top_pairs, seeds + 1) + ": " +
+                     byte_text(chosen.bytes) + " of the " + byte_text(room) + " allowed");
     } else if (seeds < 0 && budget > 0) {
       // Every level when they fit beside the table; else the deepest prefix that does, said so.
       // (With the pairs of the next level that fit too, for a format-3 database held packed.)
@@ -124,15 +129,12 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
         seeds = fits;
         top_pairs = chosen.top_pairs;
         if (config_.note)
-          config_.note(
-              "loading database levels 0.." + std::to_string(fits) + " of 0.." + std::to_string(scan.max_seeds()) +
-              (top_pairs ? " and " + std::to_string(std::popcount(top_pairs)) + " of the " +
-                               std::to_string((fits + 1) / 2 + 1) + " pairs of level " + std::to_string(fits + 1)
-                         : std::string()) +
-              ": they take " + byte_text(chosen.bytes) + ", and level " + std::to_string(fits + 1) +
-              " would pass the " + byte_text(room) + " the memory budget leaves beside the table (" +
-              byte_text(budget) + " less " + byte_text(table_bytes) + "; --memory, --tt-memory" +
-              (packed ? ")" : ", or --db-packed for about half the memory)"));
+          config_.note("loading database levels 0.." + std::to_string(fits) + " of 0.." +
+                       std::to_string(scan.max_seeds()) + partial_text(top_pairs, fits + 1) + ": they take " +
+                       byte_text(chosen.bytes) + ", and level " + std::to_string(fits + 1) + " would pass the " +
+                       byte_text(room) + " the memory budget leaves beside the table (" + byte_text(budget) + " less " +
+                       byte_text(table_bytes) + "; --memory, --tt-memory" +
+                       (packed ? ")" : ", or --db-packed for about half the memory)"));
       }
     }
     database_ = std::make_shared<const EndgameDatabase>(EndgameDatabase::load(

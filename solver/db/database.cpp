@@ -195,7 +195,7 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
       throw DatabaseError(dbfile::level_path(dir, partial).string() +
                           ": a partial level needs a level packed by pairs (format 3), loaded packed");
     pair_bytes = pair_memory_bytes(dir, partial);
-    if (top_pairs >> pair_bytes.size() != 0 && pair_bytes.size() < 64)
+    if (pair_bytes.size() < 64 && top_pairs >> pair_bytes.size() != 0)
       throw DatabaseError(dbfile::level_path(dir, partial).string() + ": has " + std::to_string(pair_bytes.size()) +
                           " pairs, fewer than asked for");
   }
