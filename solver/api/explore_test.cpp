@@ -55,7 +55,7 @@ TEST_CASE("explore: every sowing's value and position equal the reference's, bes
           CHECK(after.sow(m.pit).outcome.extra_turn == m.extra_turn);
           CHECK(after.position() == m.after);
           const int seeds_after = m.after.pit_seeds(Side::South) + m.after.pit_seeds(Side::North);
-          const bool held = seeds_after <= 3 || (seeds_after == 4 && EndgameDatabase::pair_of(
+          const bool held = seeds_after <= 3 || (seeds_after == 4 && SublevelIndexer::pair_of(
                                                                          pits, 4, base::to_bits(m.after.board())) == 0);
           CHECK(m.source == (after.over() ? api::ValueSource::end
                              : held       ? api::ValueSource::database

@@ -64,6 +64,14 @@ class SublevelIndexer {
   }
   // Pairs of level k, and the boards of pair p.
   static int pairs(int k) { return k / 2 + 1; }
+  // The pair of a board of level k with s seeds on the mover's side.
+  static int pair_of_side(int k, int s) { return s <= k - s ? s : k - s; }
+  // The pair of the board `bits` of level k, `pits` a side (its mover's cells summed at once).
+  static int pair_of(int pits, int k, base::u128 bits) {
+    const std::uint64_t low = static_cast<std::uint64_t>(bits);
+    const std::uint64_t own = pits >= 8 ? low : low & ((std::uint64_t(1) << (8 * pits)) - 1);
+    return pair_of_side(k, static_cast<int>((own * 0x0101010101010101ull) >> 56));  // byte sum: at most 255
+  }
   std::uint64_t pair_size(int k, int p) const { return count(k, p) + (2 * p == k ? 0 : count(k, k - p)); }
 
   // Position of the board `bits` (k seeds) in its pair, and the pair in *pair. The ranks'
@@ -81,7 +89,7 @@ class SublevelIndexer {
       mover += t[i * term_stride_ + pre[i]];
       opponent += t[i * term_stride_ + pre[M + i] - s];
     }
-    *pair = s <= k - s ? s : k - s;
+    *pair = pair_of_side(k, s);
     return pair_base_[static_cast<std::size_t>(k) * term_stride_ + s] + opponent * sides_[s] + mover;
   }
   std::uint64_t pair_position(base::u128 bits, int k, int* pair) const {

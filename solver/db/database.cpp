@@ -38,8 +38,7 @@ std::vector<std::uint64_t> pair_memory_bytes(const std::filesystem::path& dir, i
   const dbfile::Header h = dbfile::read_header(dbfile::level_path(dir, k));
   std::vector<std::uint64_t> out;
   if (h.version != dbfile::kPairedVersion) return out;
-  for (const PackedLevel::Shape& s : h.pairs)
-    out.push_back(s.weights * 2 + s.groups * 8 + s.lines * PackedLevel::kLineBytes + s.exceptions);
+  for (const PackedLevel::Shape& s : h.pairs) out.push_back(s.image_bytes());
   return out;
 }
 

@@ -119,15 +119,8 @@ class EndgameDatabase {
   void add_partial_level(PairedLevel level, std::uint64_t mask);
   // Whether the board `bits` with k seeds in the pits has its value here.
   bool holds(int k, base::u128 bits) const {
-    return k <= max_seeds_ || (k == max_seeds_ + 1 && partial_ && partial_->holds_pair(pair_of(pits_, k, bits)));
-  }
-  // The pair of the board `bits` (k seeds in the pits, `pits` a side): min(s, k - s) for s
-  // seeds on the mover's side.
-  static int pair_of(int pits, int k, base::u128 bits) {
-    const std::uint64_t low = static_cast<std::uint64_t>(bits);
-    const std::uint64_t own = pits >= 8 ? low : low & ((std::uint64_t(1) << (8 * pits)) - 1);
-    const int s = static_cast<int>((own * 0x0101010101010101ull) >> 56);  // byte sum (at most 127 seeds)
-    return s < k - s ? s : k - s;
+    return k <= max_seeds_ ||
+           (k == max_seeds_ + 1 && partial_ && partial_->holds_pair(SublevelIndexer::pair_of(pits_, k, bits)));
   }
   const Rules& rules() const { return rules_; }
   bool empty() const { return max_seeds_ < 0; }

@@ -90,8 +90,7 @@ PackedLevel::Shape get_shape(const fs::path& file, const unsigned char* x, const
   // (parse() then checks the shape against the level or pair, which bounds every count).
   constexpr std::uint64_t kBound = std::uint64_t(1) << 56;
   if (shape.weights >= kBound || shape.lines >= kBound / PackedLevel::kLineBytes || shape.groups >= kBound ||
-      shape.exceptions >= kBound ||
-      *image_bytes != shape.weights * 2 + shape.groups * 8 + shape.lines * PackedLevel::kLineBytes + shape.exceptions)
+      shape.exceptions >= kBound || *image_bytes != shape.image_bytes())
     fail(file, "inconsistent " + what + " (image size and shape disagree)");
   return shape;
 }
@@ -116,8 +115,7 @@ std::vector<unsigned char> encode_header(const Header& h, std::uint32_t table_cr
     const std::shared_ptr<const SublevelIndexer> order = SublevelIndexer::shared(h.pits);
     for (std::size_t p = 0; p < h.pairs.size(); ++p) {
       const PackedLevel::Shape& s = h.pairs[p];
-      put_shape(b.data() + kHeaderSize + 64 * p,
-                s.weights * 2 + s.groups * 8 + s.lines * PackedLevel::kLineBytes + s.exceptions, s, static_cast<int>(p),
+      put_shape(b.data() + kHeaderSize + 64 * p, s.image_bytes(), s, static_cast<int>(p),
                 order->pair_size(h.level, static_cast<int>(p)));
     }
   }

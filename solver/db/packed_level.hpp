@@ -133,6 +133,8 @@ class PackedLevel {
     int width = 0;
     std::uint64_t lines = 0, groups = 0, exceptions = 0, weights = 0;
     bool operator==(const Shape&) const = default;
+    // The image's bytes: weights (16-bit), group offsets (64-bit), lines, exception bytes.
+    std::uint64_t image_bytes() const { return weights * 2 + groups * 8 + lines * kLineBytes + exceptions; }
   };
   Shape shape() const { return {width_, lines_, group_first_.size(), exceptions_.size(), weights_.size()}; }
   // The image as four byte ranges, in file order: weights (16-bit), group offsets (64-bit),

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <bit>
 #include <stdexcept>
 #include <string>
 
@@ -81,8 +82,7 @@ std::uint64_t PairedLevel::mapped_bytes() const {
 }
 
 LevelArray PairedLevel::unpack(const BoardIndexer& ix, int threads) const {
-  if (!complete() || held_ != (pairs() == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << pairs()) - 1) ||
-      ix.pits() != pits_ || k_ > ix.max_seeds())
+  if (!complete() || std::popcount(held_) != pairs() || ix.pits() != pits_ || k_ > ix.max_seeds())
     throw std::invalid_argument("PairedLevel::unpack: an incomplete level or an indexer of other boards");
   if (threads <= 0) threads = omp_get_max_threads();
   LevelArray out(ix.count(k_));

@@ -25,7 +25,7 @@ std::uint64_t check_level(const EndgameDatabase& part, const EndgameDatabase& fu
   Board b = ix.board(k, 0);
   for (std::uint64_t i = 0; i < ix.count(k); ++i) {
     const base::u128 bits = base::to_bits(b);
-    const int pair = EndgameDatabase::pair_of(full.pits(), k, bits);
+    const int pair = SublevelIndexer::pair_of(full.pits(), k, bits);
     const bool in = (pairs >> pair & 1) != 0;
     REQUIRE(part.holds(k, bits) == in);
     if (in) {

@@ -17,7 +17,7 @@ struct EndgameProbe {
   int max_seeds = -1;
   int partial_seeds = -1;           // -1: no partial level
   std::uint64_t partial_pairs = 0;  // a bit a pair of level partial_seeds
-  int pits = 0;                     // a side, for the pair of a board (EndgameDatabase::pair_of)
+  int pits = 0;                     // a side, for the pair of a board (SublevelIndexer::pair_of)
   const void* context = nullptr;
   // Value of b, which holds k seeds in the pits, covers(k, b).
   int (*lookup)(const void* context, const Board& b, int k) = nullptr;
@@ -32,7 +32,7 @@ struct EndgameProbe {
   template <int M = 0>
   bool covers(int seeds, base::u128 bits) const {
     if (seeds <= max_seeds) return true;
-    return seeds == partial_seeds && (partial_pairs >> EndgameDatabase::pair_of(M > 0 ? M : pits, seeds, bits) & 1);
+    return seeds == partial_seeds && (partial_pairs >> SublevelIndexer::pair_of(M > 0 ? M : pits, seeds, bits) & 1);
   }
   bool covers(const Board& b, int seeds) const { return covers(seeds, base::to_bits(b)); }
   int value(const Board& b, int k) const { return lookup(context, b, k); }
