@@ -27,6 +27,7 @@ int run_serve(const Args& args) {
       ("threads,t", po::value<int>()->default_value(0), "searches at once for one rule set (0: all cores)")
       ("tt-memory", po::value<std::string>()->default_value("256M"), "each rule set's table, shared by its searches")
       ("memory", po::value<std::string>(), "memory for everything: the database and every rule set's table (default: physical memory)")
+      ("near-table", po::value<std::string>()->default_value("256K"), "each search's own table for the boards that bypass the shared one (0: none; as in kalah solve)")
       ("max-seconds", po::value<double>()->default_value(3.0), "a request's search budget: past it the answer holds bounds")
       ("max-rule-sets", po::value<int>()->default_value(8), "rule sets (pits and rules) with sessions open at once")
       ("queue", po::value<int>()->default_value(64), "connections waiting for a thread; past them the server stops accepting until one frees");
@@ -47,6 +48,7 @@ int run_serve(const Args& args) {
   config.workers = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   config.table_bytes = parse_byte_size(vm["tt-memory"].as<std::string>(), "tt-memory");
   if (vm.count("memory")) config.memory_bytes = parse_byte_size(vm["memory"].as<std::string>(), "memory");
+  config.near_table_bytes = near_table_bytes_from(vm);
   config.max_seconds = vm["max-seconds"].as<double>();
   if (!(config.max_seconds > 0) || config.max_seconds > 86400)
     throw UsageError("--max-seconds must be above 0 and at most 86400");

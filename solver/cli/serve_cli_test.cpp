@@ -15,7 +15,7 @@
 using kalah::test::run_kalah;
 
 TEST_CASE("cli serve: listens where it says, answers, and stops on Ctrl-C", "[cli][serve]") {
-  kalah::test::ServedKalah server("--threads 2 --tt-memory 16M --max-seconds 10");
+  kalah::test::ServedKalah server("--threads 2 --tt-memory 16M --near-table 64K --max-seconds 10");
   INFO(server.listening());
   REQUIRE(server.port() > 0);
   CHECK(server.listening().find("no database") != std::string::npos);
@@ -36,8 +36,9 @@ TEST_CASE("cli serve: listens where it says, answers, and stops on Ctrl-C", "[cl
   CHECK(server.stop(SIGINT, &exit_code) == "kalah serve: stopped");
   CHECK(exit_code == 130);
 
-  for (const char* bad : {"serve --port 70000", "serve --max-seconds 0", "serve --threads -1", "serve --db-seeds 200",
-                          "serve --queue 0", "serve --tt-memory lots", "serve --bogus"}) {
+  for (const char* bad :
+       {"serve --port 70000", "serve --max-seconds 0", "serve --threads -1", "serve --db-seeds 200", "serve --queue 0",
+        "serve --tt-memory lots", "serve --near-table lots", "serve --near-table 2T", "serve --bogus"}) {
     INFO(bad);
     const auto r = run_kalah(bad);
     CHECK(r.exit_code == 2);

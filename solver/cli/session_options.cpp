@@ -29,6 +29,13 @@ po::options_description search_options() {
   return o;
 }
 
+std::uint64_t near_table_bytes_from(const po::variables_map& vm) {
+  const std::string near = vm["near-table"].as<std::string>();
+  const std::uint64_t bytes = near == "0" ? 0 : parse_byte_size(near, "near-table");
+  if (bytes > (std::uint64_t(1) << 40)) throw UsageError("--near-table must be at most 1T");
+  return bytes;
+}
+
 api::SessionConfig session_config(const po::variables_map& vm, int pits, const Rules& rules, int max_seeds) {
   api::SessionConfig c;
   c.pits = pits;
@@ -43,9 +50,7 @@ api::SessionConfig session_config(const po::variables_map& vm, int pits, const R
     if (c.table_seeds_above_db < 0 || c.table_seeds_above_db > 255)
       throw UsageError("--tt-above-db must be between 0 and 255");
   }
-  const std::string near = vm["near-table"].as<std::string>();
-  c.near_table_bytes = near == "0" ? 0 : parse_byte_size(near, "near-table");
-  if (c.near_table_bytes > (std::uint64_t(1) << 40)) throw UsageError("--near-table must be at most 1T");
+  c.near_table_bytes = near_table_bytes_from(vm);
   if (vm.count("db")) c.database_dir = vm["db"].as<std::string>();
   if (vm.count("db-seeds")) {
     if (!vm.count("db")) throw UsageError("--db-seeds needs --db DIR");

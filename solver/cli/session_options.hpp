@@ -16,6 +16,8 @@ po::options_description search_options();
 // in the pits under `rules`, from the search options; progress lines go to stderr and
 // Ctrl-C interrupts (interrupt.hpp). Throws UsageError for malformed values.
 api::SessionConfig session_config(const po::variables_map& vm, int pits, const Rules& rules, int max_seeds);
+// --near-table SIZE (0: none), for search_options' users and serve. Throws UsageError.
+std::uint64_t near_table_bytes_from(const po::variables_map& vm);
 
 // --book FILE: an opening book (kalah book build) looked up before any search; for the
 // commands that take positions of one game (solve, openings, analyze, label, serve).

@@ -216,6 +216,7 @@ void Explorer::make_sessions(Pool& pool, bool with_database) const {
   c.rules = pool.rules;
   c.max_seeds = seeds_cap(pool.pits, config_.table_bytes);
   c.table_bytes = config_.table_bytes;
+  c.near_table_bytes = config_.near_table_bytes;
   c.threads = 1;
   if (config_.book && config_.book->pits() == pool.pits && config_.book->value_rules().same_values_as(pool.rules))
     c.book = config_.book;

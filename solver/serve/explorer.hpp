@@ -38,6 +38,8 @@ struct ExplorerConfig {
   int database_seeds = -1;                               // load levels 0..this only (-1: all)
   int workers = 2;                                       // sessions a pool: searches of one rule set at once
   std::uint64_t table_bytes = std::uint64_t(256) << 20;  // a pool's table (the most it grows to)
+  // Each search's own table for the boards below the shared one (solver/search/near_table.hpp).
+  std::uint64_t near_table_bytes = api::SessionConfig{}.near_table_bytes;
   // Everything's budget (0: physical memory): the database and its pool's table get what
   // max_pools - 1 other tables of table_bytes leave.
   std::uint64_t memory_bytes = 0;

@@ -177,6 +177,31 @@ TEST_CASE("serve: positions within the database are answered from it, exactly", 
   check_answer(other.body, Position::start(4, 2), Rules{});
 }
 
+TEST_CASE("serve: the searches' near tables (none, two entries) leave the answers exact", "[serve]") {
+  // Positions 6 seeds above a 6-seed database: below the shared table (bypass 12 seeds above
+  // it), so every board searched goes through the near table (two entries: constant collisions).
+  test::ScratchDir dir("serve-near");
+  DbBuildOptions o;
+  o.pits = 4;
+  o.max_seeds = 6;
+  o.threads = 2;
+  build_database(dir.path, o);
+  for (const std::uint64_t near_bytes : {std::uint64_t(0), std::uint64_t(32)}) {
+    INFO("near table of " << near_bytes << " bytes");
+    serve::ExplorerConfig c = small_config();
+    c.database_dir = dir.path.string();
+    c.near_table_bytes = near_bytes;
+    serve::Explorer explorer(c);
+    Running server(explorer);
+    for (const Position& p : test::random_positions(4, 2, Rules{}, 12, 4, 23)) {
+      INFO(p.to_text());
+      const Reply r = get(server.port(), "/api/v1/solve?position=" + escaped(p.to_text()));
+      REQUIRE(r.status == 200);
+      check_answer(r.body, p, Rules{});
+    }
+  }
+}
+
 TEST_CASE("serve: the memory budget holds the other rule sets' tables beside the database", "[serve]") {
   test::ScratchDir dir("serve-memory");
   DbBuildOptions o;
