@@ -23,6 +23,7 @@
 #include "solver/reference/reference_solver.hpp"
 #include "solver/serve/explorer.hpp"
 #include "solver/serve/server.hpp"
+#include "testing/database_files.hpp"
 #include "testing/positions.hpp"
 #include "testing/rule_sets.hpp"
 #include "testing/scratch_dir.hpp"
@@ -147,12 +148,7 @@ TEST_CASE("serve: positions within the database are answered from it, exactly", 
   test::ScratchDir dir("serve-db");
   Rules rules;
   rules.capture = Capture::Empty;
-  DbBuildOptions o;
-  o.pits = 4;
-  o.max_seeds = 6;
-  o.rules = rules;
-  o.threads = 2;
-  build_database(dir.path, o);
+  test::build_db(dir.path, 4, 6, rules, dbfile::kVersion);
   serve::ExplorerConfig c = small_config();
   c.database_dir = dir.path.string();
   serve::Explorer explorer(c);
@@ -181,11 +177,7 @@ TEST_CASE("serve: the searches' near tables (none, two entries) leave the answer
   // Positions 6 seeds above a 6-seed database: below the shared table (bypass 12 seeds above
   // it), so every board searched goes through the near table (two entries: constant collisions).
   test::ScratchDir dir("serve-near");
-  DbBuildOptions o;
-  o.pits = 4;
-  o.max_seeds = 6;
-  o.threads = 2;
-  build_database(dir.path, o);
+  test::build_db(dir.path, 4, 6, Rules{}, dbfile::kVersion);
   for (const std::uint64_t near_bytes : {std::uint64_t(0), std::uint64_t(32)}) {
     INFO("near table of " << near_bytes << " bytes");
     serve::ExplorerConfig c = small_config();
@@ -204,12 +196,8 @@ TEST_CASE("serve: the searches' near tables (none, two entries) leave the answer
 
 TEST_CASE("serve: the memory budget holds the other rule sets' tables beside the database", "[serve]") {
   test::ScratchDir dir("serve-memory");
-  DbBuildOptions o;
-  o.pits = 4;
-  o.max_seeds = 6;
-  o.threads = 2;
-  build_database(dir.path, o);               // a few KiB
-  serve::ExplorerConfig c = small_config();  // tables of 16 MiB
+  test::build_db(dir.path, 4, 6, Rules{}, dbfile::kVersion);  // a few KiB
+  serve::ExplorerConfig c = small_config();                   // tables of 16 MiB
   c.database_dir = dir.path.string();
   c.max_pools = 4;
   c.memory_bytes = std::uint64_t(40) << 20;  // the database and its table would fit, not 3 more tables
