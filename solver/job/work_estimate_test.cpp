@@ -50,7 +50,8 @@ TEST_CASE("job estimate: depth 0 is the root's test, measured once", "[job][esti
   CHECK(e.probes[1].reused);
   CHECK(e.mean_nodes == static_cast<double>(e.probes[0].nodes));
   CHECK(e.mean_seconds == Approx(e.probes[0].seconds));
-  CHECK(e.standard_error_seconds == 0);
+  // Zero but for rounding: the mean of three equal doubles can differ from them in the last bit.
+  CHECK(e.standard_error_seconds == Approx(0).margin(1e-12));
   // The test itself, by a session of its own: the same nodes (one thread, an empty table).
   api::SessionConfig c = small_session();
   c.pits = 4;
