@@ -36,7 +36,12 @@ void open_worker_sessions(const SessionConfig& config, int count, bool share_tab
     each.table_bytes = std::max<std::uint64_t>(config.table_bytes / static_cast<std::uint64_t>(count), 1 << 20);
   SessionConfig first = each;
   const std::uint64_t budget = memory_budget(config.memory_bytes);
-  const std::uint64_t others = share_table ? 0 : each.table_bytes * static_cast<std::uint64_t>(count - 1);
+  // The other sessions' tables (unless shared) and, with a database, their near tables.
+  const bool with_database = !config.database_dir.empty() || config.database;
+  const std::uint64_t near_each =
+      with_database ? search::Solver::near_tables_bytes(each.pits, each.threads, each.near_table_bytes) : 0;
+  const std::uint64_t others =
+      ((share_table ? 0 : each.table_bytes) + near_each) * static_cast<std::uint64_t>(count - 1);
   if (budget > others) first.memory_bytes = budget - others;
   Session& s0 = open(first);
   each.database_dir.clear();
@@ -98,6 +103,16 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
   if (budget > 0 && table_bytes >= budget)
     throw ConfigError("a transposition table of " + byte_text(table_bytes) + " does not fit in the memory budget of " +
                       byte_text(budget) + ": ask for a smaller table (--tt-memory)");
+  // With a database, each thread's near table too (solver/search/near_table.hpp): what the
+  // database may take is the budget less both.
+  const bool with_database = !config_.database_dir.empty() || config_.database;
+  const std::uint64_t near_bytes =
+      with_database ? search::Solver::near_tables_bytes(config_.pits, config_.threads, config_.near_table_bytes) : 0;
+  if (budget > 0 && table_bytes + near_bytes >= budget)
+    throw ConfigError("a transposition table of " + byte_text(table_bytes) + " and near tables of " +
+                      byte_text(near_bytes) + " do not fit in the memory budget of " + byte_text(budget) +
+                      ": ask for smaller tables (--tt-memory, --near-table)");
+  table_bytes += near_bytes;  // below: the tables
 
   if (!config_.database_dir.empty()) {
     const auto t1 = std::chrono::steady_clock::now();
@@ -119,7 +134,7 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
         config_.note("loading database levels 0.." + std::to_string(seeds) + partial_text(top_pairs, seeds + 1) + ": " +
                      byte_text(chosen.bytes) + " of the " + byte_text(room) + " allowed");
     } else if (seeds < 0 && budget > 0) {
-      // Every level when they fit beside the table; else the deepest prefix that does, said so.
+      // Every level when they fit beside the tables; else the deepest prefix that does, said so.
       // (With the pairs of the next level that fit too, for a format-3 database held packed.)
       const std::uint64_t room = budget - table_bytes;
       const DatabaseSelection chosen =
@@ -132,8 +147,8 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
           config_.note("loading database levels 0.." + std::to_string(fits) + " of 0.." +
                        std::to_string(scan.max_seeds()) + partial_text(top_pairs, fits + 1) + ": they take " +
                        byte_text(chosen.bytes) + ", and level " + std::to_string(fits + 1) + " would pass the " +
-                       byte_text(room) + " the memory budget leaves beside the table (" + byte_text(budget) + " less " +
-                       byte_text(table_bytes) + "; --memory, --tt-memory" +
+                       byte_text(room) + " the memory budget leaves beside the tables (" + byte_text(budget) +
+                       " less " + byte_text(table_bytes) + "; --memory, --tt-memory" +
                        (packed ? ")" : ", or --db-packed for about half the memory)"));
       }
     }

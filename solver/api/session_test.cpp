@@ -12,6 +12,9 @@
 #include "solver/api/reports.hpp"
 #include "solver/api/session.hpp"
 #include "solver/db/database.hpp"
+#include "solver/search/solver.hpp"
+#include "testing/database_files.hpp"
+#include "testing/scratch_dir.hpp"
 #include "testing/session_config.hpp"
 
 using namespace kalah;
@@ -123,5 +126,30 @@ TEST_CASE("session: an interrupted solve reports the bounds proven so far", "[ap
     CHECK(truth <= r.upper);
   } else {
     CHECK(r.value == truth);
+  }
+}
+
+TEST_CASE("session: the memory budget counts the threads' near tables beside the database", "[api]") {
+  // Levels 0..10 of Kalah(4, n) in a directory; a budget of the table and every level exactly:
+  // without near tables every level loads, with 4 KiB a thread for two threads (level 10
+  // alone is 19 KB, all of them 43 KB) the top level gives way, and near tables past the
+  // budget are refused.
+  test::ScratchDir dir("session-near-budget");
+  test::build_db(dir.path, 4, 10, Rules{}, 1);  // format 1: loaded at a byte a board
+  const std::uint64_t levels = select_within(dir.path, 4, 10, std::uint64_t(1) << 40, -1).bytes;
+  api::SessionConfig c = test::small_session_config(4, 2);
+  c.database_dir = dir.path.string();
+  c.threads = 2;
+  c.memory_bytes = search::Solver::table_bytes_for(4, c.max_seeds, c.table_bytes) + levels;
+  c.near_table_bytes = 0;
+  CHECK(api::Session(c).database()->max_seeds() == 10);
+  c.near_table_bytes = 4 << 10;
+  CHECK(api::Session(c).database()->max_seeds() == 9);
+  c.near_table_bytes = std::size_t(1) << 30;
+  try {
+    api::Session s(c);
+    FAIL("near tables past the budget were not refused");
+  } catch (const api::ConfigError& e) {
+    CHECK(std::string(e.what()).find("near tables") != std::string::npos);
   }
 }

@@ -17,6 +17,7 @@
 #include "solver/book/build.hpp"
 #include "solver/db/crc32c.hpp"
 #include "solver/reference/reference_solver.hpp"
+#include "solver/search/solver.hpp"
 #include "solver/sqlite/sqlite.hpp"
 #include "testing/database_files.hpp"
 #include "testing/positions.hpp"
@@ -174,10 +175,13 @@ TEST_CASE("book: the memory budget holds the boards and entries, the table and t
   CHECK(thrown([&] { book::build_book(config, options, {}); }).find("cannot hold the book's") != std::string::npos);
   CHECK(Book(options.file).boards() == 0);
 
-  // Room for the table, the loader's 1 MiB one and every level, but not for the boards as
-  // well: the database gives way (its top levels are left out, said so), the values stay exact.
+  // Room for the table, the two workers' near tables, the loader's 1 MiB table and every
+  // level, but not for the boards as well: the database gives way (its top levels are left
+  // out, said so), the values stay exact.
   options.file = (dir.path / "book.sqlite").string();
-  config.memory_bytes = config.table_bytes + (std::uint64_t(1) << 20) + levels;
+  const std::uint64_t near_tables = 2 * search::Solver::near_tables_bytes(4, 1, config.near_table_bytes);
+  CHECK(near_tables == 2 * (256 << 10));
+  config.memory_bytes = config.table_bytes + near_tables + (std::uint64_t(1) << 20) + levels;
   const book::BookBuildReport r = book::build_book(config, options, {});
   CHECK(r.solved > 0);
   REQUIRE(notes.size() == 1);

@@ -1,5 +1,6 @@
 #include "solver/book/build.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <shared_mutex>
@@ -9,6 +10,7 @@
 #include "engine/game.hpp"
 #include "engine/text.hpp"
 #include "solver/book/book.hpp"
+#include "solver/search/solver.hpp"
 
 namespace kalah::book {
 
@@ -133,11 +135,17 @@ BookBuildReport build_book(const api::SessionConfig& config, const BookBuildOpti
   for (const auto& ply : by_ply) within += ply.size();
   const std::uint64_t held = held_bytes(within, p.to_solve, growing->size() + p.to_solve);
   constexpr std::uint64_t kLoaderTable = 1 << 20;
+  // With a database the workers (one thread each) have their near tables too.
+  const std::uint64_t near_tables = config.database_dir.empty()
+                                        ? 0
+                                        : search::Solver::near_tables_bytes(config.pits, 1, config.near_table_bytes) *
+                                              static_cast<std::uint64_t>(std::max(options.workers.count, 1));
   if (p.to_solve > 0 && budget > 0) {
-    if (budget <= held + config.table_bytes + kLoaderTable)
+    if (budget <= held + config.table_bytes + near_tables + kLoaderTable)
       throw api::ConfigError("a memory budget of " + byte_text(budget) + " cannot hold the book's " +
                              std::to_string(within) + " boards and their entries (" + byte_text(held) +
                              ") beside a table of " + byte_text(config.table_bytes) +
+                             (near_tables ? " and near tables of " + byte_text(near_tables) : std::string()) +
                              ": give more memory (--memory), a smaller table (--tt-memory) or fewer plies");
     each.memory_bytes = budget - held;
   }
@@ -147,7 +155,8 @@ BookBuildReport build_book(const api::SessionConfig& config, const BookBuildOpti
   if (p.to_solve > 0 && !config.database_dir.empty()) {
     api::SessionConfig c = each;
     c.table_bytes = kLoaderTable;
-    if (budget > 0) c.memory_bytes = budget - held - config.table_bytes;
+    c.near_table_bytes = 0;  // it only loads
+    if (budget > 0) c.memory_bytes = budget - held - config.table_bytes - near_tables;
     c.threads = 1;
     loader = std::make_unique<api::Session>(c);
     each.database = loader->shared_database();

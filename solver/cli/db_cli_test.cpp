@@ -329,7 +329,8 @@ TEST_CASE("db cli: solve loads the deepest levels that fit in --memory and says 
   ScratchDir dir("cli-memory");
   const std::string d = dir.path.string();
   REQUIRE(run_kalah("db build --pits 4 --max-seeds 12 --out " + d + " --threads 2").exit_code == 0);
-  const std::string solve = "solve -m 4 -n 3 --threads 1 --tt-memory 16M --json --no-db-cache --db " + d;
+  // (No near tables: the budget below is the table and the levels alone.)
+  const std::string solve = "solve -m 4 -n 3 --threads 1 --tt-memory 16M --near-table 0 --json --no-db-cache --db " + d;
   const auto full = run_kalah(solve);
   REQUIRE(full.exit_code == 0);
   CHECK(json_int(full.out, "db_max_seeds") == 12);
@@ -375,9 +376,12 @@ TEST_CASE("db cli: solve --db-memory fills it with whole levels, then pairs of t
                               std::to_string(levels + pairs[5]));
   REQUIRE(text.exit_code == 0);
   CHECK(text.out.find("boards with at most 10 seeds and 1 of the 6 sublevel pairs of level 11") != std::string::npos);
-  // The budget of table and database together (--memory) is filled the same way.
+  // The budget of tables and database together (--memory) is filled the same way: the shared
+  // table, the two threads' near tables (256 KiB each by default), then the database.
   const long long table = json_int(run_kalah(solve).out, "table_max_bytes");
-  const auto budget = run_kalah(solve + " --memory " + std::to_string(table + levels + pairs[5] + pairs[4]));
+  const long long near_tables = 2 * (256 << 10);
+  const auto budget =
+      run_kalah(solve + " --memory " + std::to_string(table + near_tables + levels + pairs[5] + pairs[4]));
   REQUIRE(budget.exit_code == 0);
   CHECK(json_int(budget.out, "db_partial_pairs") == 2);
   CHECK(json_int(budget.out, "value") == json_int(plain.out, "value"));

@@ -13,7 +13,7 @@ po::options_description search_options() {
   o.add_options()
       ("threads,t", po::value<int>()->default_value(0), "threads (0 = all cores)")
       ("tt-memory", po::value<std::string>()->default_value("1G"), "transposition table size: the most it grows to from 16M, doubling when an eighth full (e.g. 256M, 2G)")
-      ("memory", po::value<std::string>(), "memory for the table and the database together (default: physical memory)")
+      ("memory", po::value<std::string>(), "memory for the tables (shared and, with a database, each thread's near table) and the database together (default: physical memory)")
       ("db", po::value<std::string>(), "endgame database directory (kalah db build) to probe")
       ("db-seeds", po::value<int>(), "load the database only up to this many seeds")
       ("db-memory", po::value<std::string>(), "the most memory the database takes (e.g. 215M): the complete levels that fit, then the sublevel pairs of the next level (format 3) from the middle out that fit in what is left (docs/db-format.md, partial levels)")

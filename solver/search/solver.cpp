@@ -99,6 +99,12 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
     searchers_.push_back(std::make_unique<Searcher>(ctx_, (first_mark + t) % BusyTable::kMarks));
 }
 
+std::size_t Solver::near_tables_bytes(int pits, int threads, std::size_t near_table_bytes) {
+  const int bits = pits <= NearTable::kMaxPits ? NearTable::bits_within(near_table_bytes) : 0;
+  if (bits == 0) return 0;
+  return (NearTable::kEntryBytes << bits) * static_cast<std::size_t>(threads > 0 ? threads : omp_get_max_threads());
+}
+
 Solver::~Solver() { share_->quit(&ctx_.stop, threads_); }
 
 std::shared_ptr<TableShare> Solver::table_share() {

@@ -105,6 +105,10 @@ class Solver {
   // The least table with room for exact keys of boards with max_seeds seeds (at most kTagBits
   // of a key above the bucket index): smaller ones are refused (SIZE_MAX: none fits).
   static std::size_t min_table_bytes(int pits, int max_seeds);
+  // The most memory the searchers' near tables take (near_table_bytes a thread, rounded down
+  // to a power of two entries; none above NearTable::kMaxPits pits), `threads` as in
+  // SolverOptions (0: all cores).
+  static std::size_t near_tables_bytes(int pits, int threads, std::size_t near_table_bytes);
 
   // Exact remainder value of b (mover to move). Throws std::invalid_argument when b holds
   // more than max_seeds seeds in the pits, Interrupted when cancelled.
