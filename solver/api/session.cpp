@@ -29,6 +29,11 @@ std::uint64_t physical_memory_bytes() {
   return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
 }
 
+std::uint64_t near_tables_bytes(const SessionConfig& config) {
+  const bool with_database = !config.database_dir.empty() || config.database;
+  return with_database ? search::Solver::near_tables_bytes(config.pits, config.threads, config.near_table_bytes) : 0;
+}
+
 void open_worker_sessions(const SessionConfig& config, int count, bool share_table,
                           const std::function<Session&(const SessionConfig&)>& open) {
   SessionConfig each = config;
@@ -36,12 +41,9 @@ void open_worker_sessions(const SessionConfig& config, int count, bool share_tab
     each.table_bytes = std::max<std::uint64_t>(config.table_bytes / static_cast<std::uint64_t>(count), 1 << 20);
   SessionConfig first = each;
   const std::uint64_t budget = memory_budget(config.memory_bytes);
-  // The other sessions' tables (unless shared) and, with a database, their near tables.
-  const bool with_database = !config.database_dir.empty() || config.database;
-  const std::uint64_t near_each =
-      with_database ? search::Solver::near_tables_bytes(each.pits, each.threads, each.near_table_bytes) : 0;
+  // The other sessions' tables (unless shared) and near tables.
   const std::uint64_t others =
-      ((share_table ? 0 : each.table_bytes) + near_each) * static_cast<std::uint64_t>(count - 1);
+      ((share_table ? 0 : each.table_bytes) + near_tables_bytes(each)) * static_cast<std::uint64_t>(count - 1);
   if (budget > others) first.memory_bytes = budget - others;
   Session& s0 = open(first);
   each.database_dir.clear();
@@ -105,14 +107,12 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
                       byte_text(budget) + ": ask for a smaller table (--tt-memory)");
   // With a database, each thread's near table too (solver/search/near_table.hpp): what the
   // database may take is the budget less both.
-  const bool with_database = !config_.database_dir.empty() || config_.database;
-  const std::uint64_t near_bytes =
-      with_database ? search::Solver::near_tables_bytes(config_.pits, config_.threads, config_.near_table_bytes) : 0;
+  const std::uint64_t near_bytes = near_tables_bytes(config_);
   if (budget > 0 && table_bytes + near_bytes >= budget)
     throw ConfigError("a transposition table of " + byte_text(table_bytes) + " and near tables of " +
                       byte_text(near_bytes) + " do not fit in the memory budget of " + byte_text(budget) +
                       ": ask for smaller tables (--tt-memory, --near-table)");
-  table_bytes += near_bytes;  // below: the tables
+  const std::uint64_t tables_bytes = table_bytes + near_bytes;  // the database gets what they leave
 
   if (!config_.database_dir.empty()) {
     const auto t1 = std::chrono::steady_clock::now();
@@ -123,7 +123,7 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
     if (config_.database_bytes > 0) {
       const int filed = seeds >= 0 ? std::min(seeds, scan.max_seeds()) : scan.max_seeds();
       const std::uint64_t room =
-          budget > 0 ? std::min(config_.database_bytes, budget - table_bytes) : config_.database_bytes;
+          budget > 0 ? std::min(config_.database_bytes, budget - tables_bytes) : config_.database_bytes;
       const DatabaseSelection chosen = select_within(config_.database_dir, config_.pits, filed, room, packed ? 0 : -1);
       if (chosen.max_seeds < 0)
         throw ConfigError("not even level 0 of the database " + config_.database_dir + " fits in " + byte_text(room) +
@@ -136,7 +136,7 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
     } else if (seeds < 0 && budget > 0) {
       // Every level when they fit beside the tables; else the deepest prefix that does, said so.
       // (With the pairs of the next level that fit too, for a format-3 database held packed.)
-      const std::uint64_t room = budget - table_bytes;
+      const std::uint64_t room = budget - tables_bytes;
       const DatabaseSelection chosen =
           select_within(config_.database_dir, config_.pits, scan.max_seeds(), room, packed ? 0 : -1);
       const int fits = chosen.max_seeds;
@@ -148,12 +148,12 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
                        std::to_string(scan.max_seeds()) + partial_text(top_pairs, fits + 1) + ": they take " +
                        byte_text(chosen.bytes) + ", and level " + std::to_string(fits + 1) + " would pass the " +
                        byte_text(room) + " the memory budget leaves beside the tables (" + byte_text(budget) +
-                       " less " + byte_text(table_bytes) + "; --memory, --tt-memory" +
+                       " less " + byte_text(tables_bytes) + "; --memory, --tt-memory" +
                        (packed ? ")" : ", or --db-packed for about half the memory)"));
       }
     }
     database_ = std::make_shared<const EndgameDatabase>(EndgameDatabase::load(
-        config_.database_dir, config_.pits, config_.rules, seeds, budget > 0 ? budget - table_bytes : 0,
+        config_.database_dir, config_.pits, config_.rules, seeds, budget > 0 ? budget - tables_bytes : 0,
         config_.database_cache, config_.note, packed ? 0 : -1, config_.threads, config_.database_private, top_pairs));
     database_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     if (scan.incomplete()) database_target_seeds_ = scan.target_max_seeds;

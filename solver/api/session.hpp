@@ -145,6 +145,9 @@ std::uint64_t physical_memory_bytes();
 inline std::uint64_t memory_budget(std::uint64_t memory_bytes) {
   return memory_bytes ? memory_bytes : physical_memory_bytes();
 }
+// What the near tables of a session opened from `config` take at most: each thread's, with a
+// database (without one the searchers have none).
+std::uint64_t near_tables_bytes(const SessionConfig& config);
 
 // Opens `count` sessions for the workers of one process (a proof job's, a labeller's) from
 // `config`: the first loads the database, within the memory the other sessions' tables

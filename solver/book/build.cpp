@@ -10,7 +10,6 @@
 #include "engine/game.hpp"
 #include "engine/text.hpp"
 #include "solver/book/book.hpp"
-#include "solver/search/solver.hpp"
 
 namespace kalah::book {
 
@@ -135,11 +134,11 @@ BookBuildReport build_book(const api::SessionConfig& config, const BookBuildOpti
   for (const auto& ply : by_ply) within += ply.size();
   const std::uint64_t held = held_bytes(within, p.to_solve, growing->size() + p.to_solve);
   constexpr std::uint64_t kLoaderTable = 1 << 20;
-  // With a database the workers (one thread each) have their near tables too.
-  const std::uint64_t near_tables = config.database_dir.empty()
-                                        ? 0
-                                        : search::Solver::near_tables_bytes(config.pits, 1, config.near_table_bytes) *
-                                              static_cast<std::uint64_t>(std::max(options.workers.count, 1));
+  // With a database the workers (one thread each, api::label_batch) have near tables too.
+  api::SessionConfig worker = config;
+  worker.threads = 1;
+  const std::uint64_t near_tables =
+      api::near_tables_bytes(worker) * static_cast<std::uint64_t>(std::max(options.workers.count, 1));
   if (p.to_solve > 0 && budget > 0) {
     if (budget <= held + config.table_bytes + near_tables + kLoaderTable)
       throw api::ConfigError("a memory budget of " + byte_text(budget) + " cannot hold the book's " +

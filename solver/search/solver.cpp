@@ -26,6 +26,10 @@ constexpr int kAboveDatabaseWithNearTable = 12;
 constexpr int kAboveDatabaseAlone = 8;
 // MTD(f) passes at most per iteration of the iterative deepening.
 constexpr int kShallowPasses = 8;
+// log2 of a searcher's near-table entries for `bytes` a table (0: none; none above 7 pits).
+int near_table_bits(int pits, std::size_t bytes) {
+  return pits <= NearTable::kMaxPits ? NearTable::bits_within(bytes) : 0;
+}
 }  // namespace
 
 // The requested table size, capped at the smallest power-of-two bucket count with an entry
@@ -86,7 +90,7 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
   // Marks pay with other searchers beside this one's: its own threads, or another Solver's.
   ctx_.parallel = threads_ > 1 || joined;
   ctx_.cancel = options_.cancel;
-  const int near_bits = pits <= NearTable::kMaxPits ? NearTable::bits_within(options_.near_table_bytes) : 0;
+  const int near_bits = near_table_bits(pits, options_.near_table_bytes);
   const int above = options_.table_seeds_above_db != SolverOptions::kAutoAboveDatabase
                         ? options_.table_seeds_above_db
                         : (near_bits > 0 ? kAboveDatabaseWithNearTable : kAboveDatabaseAlone);
@@ -100,7 +104,7 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
 }
 
 std::size_t Solver::near_tables_bytes(int pits, int threads, std::size_t near_table_bytes) {
-  const int bits = pits <= NearTable::kMaxPits ? NearTable::bits_within(near_table_bytes) : 0;
+  const int bits = near_table_bits(pits, near_table_bytes);
   if (bits == 0) return 0;
   return (NearTable::kEntryBytes << bits) * static_cast<std::size_t>(threads > 0 ? threads : omp_get_max_threads());
 }
