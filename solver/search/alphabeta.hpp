@@ -83,6 +83,13 @@ class Searcher {
   std::uint64_t nodes() const { return nodes_; }
   // Boards met at the horizon of shallow searches so far (0 after full-depth searches only).
   std::uint64_t horizon_boards() const { return horizon_; }
+  // The fail-high nodes of shallow searches in the table so far whose cut came from a searched
+  // child, and those among them where that child was not the static order's first open one
+  // (move_score without a table move): how much the shallow passes still reorder.
+  struct ShallowCuts {
+    std::uint64_t cuts = 0, reordered = 0;
+  };
+  const ShallowCuts& shallow_cuts() const { return shallow_cuts_; }
   void reset_nodes() { nodes_ = 0; }
 
  private:
@@ -115,6 +122,7 @@ class Searcher {
   std::uint64_t fills_ = 0;  // not yet added to the share's count (TableShare::add_fills)
   std::uint64_t nodes_ = 0;
   std::uint64_t horizon_ = 0;
+  ShallowCuts shallow_cuts_;
   NearTable near_;  // bounds for boards below the shared table, this searcher's own
 };
 

@@ -428,6 +428,38 @@ TEST_CASE("search: iterative deepening's shallow passes leave only move hints (v
   }
 }
 
+TEST_CASE("search: the deepening goes deep only on a tall board whose shallow passes reorder", "[search]") {
+  // An iteration past deepening_iteration_nodes ends the deepening unless the board is at
+  // least 28 seeds above the database and the iteration's cuts overturned the static order at
+  // more than deepening_reorder_share of its fail-high nodes. Kalah(4,4) (32 seeds) above
+  // a 2-seed database is tall, above a 6-seed one it is not; an iteration to 9 sowings passes
+  // a 1024-node budget, none a 2^40 one. The values stay those of a solver without deepening.
+  for (const Rules& rules : all_value_rules()) {
+    INFO("rules " << rules.describe());
+    const Board start = test::start_board(4, 4);
+    for (const int db_seeds : {2, 6}) {
+      INFO("database to " << db_seeds << " seeds");
+      const EndgameDatabase db = EndgameDatabase::build_in_memory(4, rules, db_seeds, 2);
+      search::SolverOptions off = small_table_over(db);
+      off.deepening_step = 0;
+      const int value = search::Solver(4, rules, 32, off).value(start);
+      int depth[2] = {};
+      for (const double share : {1.0, 0.0}) {  // never reordering enough; reordering at any cut
+        search::SolverOptions o = small_table_over(db);
+        o.deepening_max_depth = 12;
+        o.deepening_iteration_nodes = 1024;
+        o.deepening_reorder_nodes = std::uint64_t(1) << 40;
+        o.deepening_reorder_share = share;
+        search::Solver solver(4, rules, 32, o);
+        REQUIRE(solver.value(start) == value);
+        depth[share == 0.0] = solver.deepening_depth();
+      }
+      CHECK(depth[0] < 12);                                // an iteration passed the budget
+      CHECK(depth[1] == (db_seeds == 2 ? 12 : depth[0]));  // tall and reordering: to the deepest
+    }
+  }
+}
+
 TEST_CASE("search: a table that grows during the passes gives exact values", "[search]") {
   // A 1 KiB table that may grow to 4 MiB doubles many times, mostly in the middle of a pass
   // (the pass stops, the table doubles, the pass runs again): with and without a database,

@@ -17,9 +17,10 @@ namespace {
 // Boards are marked busy in a parallel search only from this many seeds above the
 // database's: below, subtrees are too small for the marks to pay.
 constexpr int kBusySeedsAboveDatabase = 4;
-// MTD(f) starts from an estimate only this many seeds above the database (or from none):
-// below, the passes are cheap and an estimate would cost more than it saves.
-constexpr int kEstimateSeedsAboveDatabase = 28;
+// A board this many seeds above the database or more (or with none) is tall: MTD(f) starts
+// from an estimate only there, and only there may the iterative deepening go deep. Below,
+// the exact passes are cheap and neither would pay.
+constexpr int kTallAboveDatabase = 28;
 // The default table bypass (SolverOptions::table_seeds_above_db): with the boards below the
 // shared table in each searcher's near table, and without (docs/search.md, "A near table").
 constexpr int kAboveDatabaseWithNearTable = 12;
@@ -169,8 +170,18 @@ std::uint64_t Solver::horizon_boards() const {
   return n;
 }
 
+Searcher::ShallowCuts Solver::shallow_cuts() const {
+  Searcher::ShallowCuts sum;
+  for (const auto& s : searchers_) {
+    sum.cuts += s->shallow_cuts().cuts;
+    sum.reordered += s->shallow_cuts().reordered;
+  }
+  return sum;
+}
+
 int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
   const auto t0 = std::chrono::steady_clock::now();
+  const bool tall = k >= std::max(ctx_.probe.max_seeds, 0) + kTallAboveDatabase;
   for (int depth = options_.deepening_step; options_.deepening_step > 0 && depth <= options_.deepening_max_depth;
        depth += options_.deepening_step) {
     // MTD(f) on the shallow values: they are estimates, of any parity, and not bounds of
@@ -178,6 +189,7 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
     int lo = -k - 1, hi = k + 1;
     const std::uint64_t horizon0 = horizon_boards();
     const std::uint64_t nodes0 = nodes();
+    const Searcher::ShallowCuts cuts0 = shallow_cuts();
     for (int p = 0; p < kShallowPasses && lo < hi; ++p) {
       const int gamma = std::clamp(guess == lo ? guess + 1 : guess, lo + 1, hi);
       const int r = pass(b, k, gamma - 1, gamma, lower, upper, depth);
@@ -195,8 +207,16 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
         options_.progress("depth " + std::to_string(depth) + ": estimate " + std::to_string(guess) + ", " +
                           std::to_string(used) + " nodes, " + std::to_string(s) + " s");
     }
-    if (horizon_boards() == horizon0) break;                // every line seen to its end: exact
-    if (used >= options_.deepening_iteration_nodes) break;  // deeper would cost too much
+    if (horizon_boards() == horizon0) break;  // every line seen to its end: exact
+    // Deeper would cost too much: soon where the static order foresaw the cuts or the exact
+    // passes will be short (a deeper iteration would cost more than it teaches them), later
+    // on a tall board whose shallow passes still reorder (there they save the exact passes
+    // many times what they cost).
+    const Searcher::ShallowCuts cuts = shallow_cuts();
+    const double reordered = static_cast<double>(cuts.reordered - cuts0.reordered);
+    const bool reordering =
+        tall && reordered > options_.deepening_reorder_share * static_cast<double>(cuts.cuts - cuts0.cuts);
+    if (used >= (reordering ? options_.deepening_reorder_nodes : options_.deepening_iteration_nodes)) break;
   }
   return guess;
 }
@@ -301,7 +321,7 @@ int Solver::value(const Board& b) {
   // costly, a quick estimate; else 0.
   const auto t0 = std::chrono::steady_clock::now();
   Estimate first;
-  if (options_.estimate_nodes > 0 && lo < hi && k >= std::max(ctx_.probe.max_seeds, 0) + kEstimateSeedsAboveDatabase)
+  if (options_.estimate_nodes > 0 && lo < hi && k >= std::max(ctx_.probe.max_seeds, 0) + kTallAboveDatabase)
     first = estimate_value(b, m, k, ctx_.rules, *ctx_.sowing, ctx_.probe, options_.estimate_nodes);
   int guess = std::clamp(base::round_down(first.value, k), lo, hi);
   if (lo < hi) first_guess_ = first;

@@ -72,10 +72,16 @@ struct SolverOptions {
   // Iterative deepening before the exact passes (the table learns best sowings for move
   // ordering, and the last shallow value is MTD(f)'s first guess): MTD(f) searches to
   // deepening_step, 2 deepening_step, ... sowings, up to deepening_max_depth, stopping after
-  // an iteration that searched deepening_iteration_nodes nodes or more. step 0: none.
+  // an iteration that searched deepening_iteration_nodes nodes or more; on a board at least 28
+  // seeds above the database (as for the estimate) whose iteration's cut-offs still
+  // overturned the static move order (children.hpp) at more than deepening_reorder_share of
+  // its fail-high nodes, after one that searched deepening_reorder_nodes or more instead
+  // (docs/search.md, "The deepening's budget"). step 0: none.
   int deepening_step = 3;
   int deepening_max_depth = 30;
-  std::uint64_t deepening_iteration_nodes = std::uint64_t(1) << 20;
+  std::uint64_t deepening_iteration_nodes = std::uint64_t(1) << 17;
+  std::uint64_t deepening_reorder_nodes = std::uint64_t(1) << 23;
+  double deepening_reorder_share = 0.03;
   // Called after every MTD(f) pass of a top-level value() call that has run for at least
   // progress_after seconds, with a one-line summary.
   std::function<void(const std::string&)> progress;
@@ -180,6 +186,7 @@ class Solver {
 
  private:
   std::uint64_t horizon_boards() const;
+  Searcher::ShallowCuts shallow_cuts() const;
   int seeds_checked(const Board& b) const;
 
   std::shared_ptr<TableShare> share_;  // this Solver's alone until handed out
