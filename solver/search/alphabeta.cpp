@@ -353,17 +353,8 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   }
 
   if (depth < kFullDepth && best >= b0 && best_move >= 0) {  // a shallow cut: did the static order foresee it?
-    int first = -1;
-    for (int i = 0, top = INT_MIN; i < n; ++i) {
-      if (children[i].exact()) continue;
-      const int score = move_score(children[i], kNothingKnown.move);
-      if (score > top) {
-        top = score;
-        first = children[i].pit;
-      }
-    }
     ++shallow_cuts_.cuts;
-    if (best_move != first) ++shallow_cuts_.reordered;
+    if (best_move != static_first_pit(children, n)) ++shallow_cuts_.reordered;
   }
   if (horizon_ != horizon_before) {  // an estimate: keep only the sowing for move ordering
     if (best_move >= 0) store(key, -255, 255, best_move, 0);

@@ -14,6 +14,7 @@
 // store first.
 #pragma once
 
+#include <climits>
 #include <cstdint>
 
 #include "engine/board.hpp"
@@ -47,6 +48,21 @@ inline int move_score(int pit, int lo, int hi, bool extra, bool capture, int tab
 }
 inline int move_score(const Child& c, int table_move) {
   return move_score(c.pit, c.lo, c.hi, c.extra, c.capture, table_move);
+}
+
+// The pit of the child the static order (move_score without a table move) puts first among
+// those not known exactly, -1 if none: what a shallow pass's cut is compared with.
+inline int static_first_pit(const Child* children, int n) {
+  int first = -1;
+  for (int i = 0, top = INT_MIN; i < n; ++i) {
+    if (children[i].exact()) continue;
+    const int score = move_score(children[i], -1);
+    if (score > top) {
+      top = score;
+      first = children[i].pit;
+    }
+  }
+  return first;
 }
 
 // Sort children[0..n) by descending score (n <= 8: insertion sort, stable).
