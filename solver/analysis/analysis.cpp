@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <stdexcept>
 
 namespace kalah {
 
@@ -30,6 +31,19 @@ PositionSolution solve_position(const Position& p, const Rules& rules, const Ora
   return solve_position(p, rules, oracle, nullptr);
 }
 
+int line_order(const Board& b, int m, const Rules& rules, int* pits) {
+  int key[kMaxPits], n = 0;
+  for (int pit = 0; pit < m; ++pit) {
+    if (!b.cells[pit]) continue;
+    Board next = b;
+    const SowOutcome o = sow(next, m, pit, rules);
+    key[pit] = (int(o.extra_turn) << 20) | (int(o.capture) << 19) | (o.stored << 4) | pit;  // distinct
+    pits[n++] = pit;
+  }
+  std::sort(pits, pits + n, [&](int x, int y) { return key[x] > key[y]; });
+  return n;
+}
+
 PositionSolution solve_position(const Position& p, const Rules& rules, const Oracle& oracle,
                                 const BestSowings& best_sowings) {
   const Rules natural = rules.value_rules();
@@ -42,29 +56,33 @@ PositionSolution solve_position(const Position& p, const Rules& rules, const Ora
   }
   const int m = p.pits;
   sol.value = position_value(p, rules, oracle);
+  // The remainder value of the line's board to move (its mover's): the position's, then
+  // each one follows from the sowing played, so the oracle is asked once more only for
+  // the sowings tested.
+  int value = signed_for(p.to_move, sol.value - p.margin());
   bool first = true;
   while (!game.over()) {
     const Board b = game.position().board();
-    int best_value = INT_MIN;
+    int order[kMaxPits];
+    const int n = line_order(b, m, natural, order);
     std::vector<int> best;
-    if (best_sowings) best = best_sowings(b);
-    if (!best.empty()) {
-      if (first) sol.best = best;
-      first = false;
-      sol.pv.push_back(game.sow(best.front()));
-      continue;
-    }
-    for (int pit : game.legal_pits()) {
-      const int v = value_after_sowing(b, m, pit, natural, oracle);
-      if (v > best_value) {
-        best_value = v;
-        best.clear();
-      }
-      if (v == best_value) best.push_back(pit);
+    if (best_sowings) {
+      best = best_sowings(b, value, !first);
+    } else {
+      for (int i = 0; i < n; ++i)
+        if (value_after_sowing(b, m, order[i], natural, oracle) == value) {
+          best.push_back(order[i]);
+          if (!first) break;
+        }
+      std::sort(best.begin(), best.end());
     }
     if (first) sol.best = best;
     first = false;
-    sol.pv.push_back(game.sow(best.front()));
+    const int* played = std::find_first_of(order, order + n, best.begin(), best.end());
+    if (played == order + n) throw std::logic_error("solve_position: no sowing attains the board's value");
+    const SowingRecord record = game.sow(*played);
+    sol.pv.push_back(record);
+    value = record.outcome.extra_turn ? value - record.outcome.stored : record.outcome.stored - value;
   }
   sol.final_position = game.position();
   return sol;

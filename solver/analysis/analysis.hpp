@@ -26,17 +26,28 @@ int value_after_sowing(const Board& b, int m, int pit, const Rules& rules, const
 // The value of p alone (final South minus North with perfect play): one oracle call.
 int position_value(const Position& p, const Rules& rules, const Oracle& oracle);
 
+// The order in which a principal variation prefers among equally good sowings of b (b's
+// mover's legal pits, 0-based, most preferred first, written to pits[0..count)): those that
+// earn an extra turn, then captures, then by seeds banked, then the pit nearest the store.
+// A function of the board and rules alone, so a line is the same whatever found it (threads,
+// database, book); it is also about the order the search tries sowings in, so the line's
+// sowing is most often the one the value's own proof used (docs/search.md).
+int line_order(const Board& b, int m, const Rules& rules, int* pits);
+
 struct PositionSolution {
-  int value = 0;                 // final South minus North with perfect play
-  std::vector<int> best;         // best sowings (0-based) of the side to move; empty at the end
-  std::vector<SowingRecord> pv;  // a principal variation to the natural end (lowest best pit)
-  Position final_position;       // where the principal variation ends
+  int value = 0;          // final South minus North with perfect play
+  std::vector<int> best;  // best sowings (0-based) of the side to move; empty at the end
+  std::vector<SowingRecord>
+      pv;                   // a principal variation to the natural end (line_order's first best sowing at each board)
+  Position final_position;  // where the principal variation ends
 };
 PositionSolution solve_position(const Position& p, const Rules& rules, const Oracle& oracle);
-// The same with a faster way to find the best sowings of a non-terminal board (ascending
-// 0-based pits attaining oracle(b)), e.g. by bound tests instead of an exact value for
-// every sowing. It must agree with the oracle.
-using BestSowings = std::function<std::vector<int>(const Board&)>;
+// The same with a faster way to find the best sowings of a non-terminal board b whose
+// remainder value is known, e.g. by bound tests instead of an exact value for every sowing:
+// all of them (ascending 0-based pits) for the position's own board; with first_only, along
+// the line beyond, at least the first of line_order(b) that attains the value (the others are
+// not used). It must agree with the oracle.
+using BestSowings = std::function<std::vector<int>(const Board& b, int value, bool first_only)>;
 PositionSolution solve_position(const Position& p, const Rules& rules, const Oracle& oracle,
                                 const BestSowings& best_sowings);
 

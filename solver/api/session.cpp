@@ -207,9 +207,9 @@ Oracle Session::oracle() {
 
 BestSowings Session::best_sowings_function() {
   if (!config_.book) return solver_->best_sowings_function();
-  return [this](const Board& b) {
+  return [this](const Board& b, int value, bool first_only) {
     KnownBoard known;
-    if (!find_in_book(b, known)) return solver_->best_sowings(b);
+    if (!find_in_book(b, known)) return solver_->best_sowings(b, value, first_only);
     std::vector<int> best;
     for (int pit = 0; pit < config_.pits; ++pit)
       if (known.is_legal(pit) && known.sowing[pit] == known.value) best.push_back(pit);

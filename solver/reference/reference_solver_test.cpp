@@ -3,6 +3,9 @@
 // Irving et al. use empty capture and the either end rule.
 #include "testing/catch.hpp"
 
+#include <vector>
+
+#include "engine/game.hpp"
 #include "engine/position.hpp"
 #include "solver/analysis/analysis.hpp"
 #include "solver/reference/reference_solver.hpp"
@@ -80,4 +83,47 @@ TEST_CASE("end rules differ: under 'mover' the player to move with seeds plays o
   mover.end = EndRule::Mover;
   CHECK(ReferenceSolver(2, either).value(b) == -2);
   CHECK(ReferenceSolver(2, mover).value(b) == 0);
+}
+
+TEST_CASE("the line prefers extra turns, then captures, then seeds banked, then the pit nearest the store",
+          "[reference]") {
+  const Rules rules = Rules::preset("standard");
+  int pits[kMaxPits];
+  // Pits 1 and 3 earn extra turns (one seed banked each), pit 2 does not.
+  REQUIRE(line_order(Position::parse("3,1,1/1,1,1/0/0/S").board(), 3, rules, pits) == 3);
+  CHECK(std::vector<int>(pits, pits + 3) == std::vector<int>{2, 0, 1});
+  // Pit 2 captures (into the empty pit 3, North's seeds opposite), pit 1 does not.
+  REQUIRE(line_order(Position::parse("1,1,0/2,2,2/0/0/S").board(), 3, rules, pits) == 2);
+  CHECK(std::vector<int>(pits, pits + 2) == std::vector<int>{1, 0});
+  // Neither: pit 1 banks one seed, pit 3's four seeds bank one too; empty pits are left out.
+  REQUIRE(line_order(Position::parse("4,0,4/2,2,2/0/0/S").board(), 3, rules, pits) == 2);
+  CHECK(std::vector<int>(pits, pits + 2) == std::vector<int>{2, 0});
+}
+
+TEST_CASE("the principal variation plays line_order's first best sowing at every board", "[reference]") {
+  for (const char* preset : {"standard", "empty-capture"}) {
+    const Rules rules = Rules::preset(preset);
+    for (int m = 2; m <= 3; ++m) {
+      ReferenceSolver solver(m, rules);
+      const Oracle oracle = [&](const Board& b) { return solver.value(b); };
+      for (int n = 1; n <= 3; ++n) {
+        INFO(preset << " Kalah(" << m << "," << n << ")");
+        const PositionSolution sol = solve_position(Position::start(m, n), rules, oracle);
+        Game game(Position::start(m, n), rules.value_rules());
+        for (const SowingRecord& played : sol.pv) {
+          const Board b = game.position().board();
+          int order[kMaxPits];
+          const int count = line_order(b, m, rules.value_rules(), order);
+          const int value = solver.value(b);
+          int first_best = -1;
+          for (int i = 0; i < count && first_best < 0; ++i)
+            if (value_after_sowing(b, m, order[i], rules.value_rules(), oracle) == value) first_best = order[i];
+          REQUIRE(played.pit == first_best);
+          game.sow(played.pit);
+        }
+        CHECK(game.over());
+        CHECK(game.margin() == sol.value);
+      }
+    }
+  }
 }

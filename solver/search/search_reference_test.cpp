@@ -46,6 +46,12 @@ search::SolverOptions small_table_over(const EndgameDatabase& db, int threads = 
   return o;
 }
 
+search::SolverOptions small_table_over_probe(const search::EndgameProbe& probe, int threads) {
+  search::SolverOptions o = small_table(threads);
+  o.probe = probe;
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("search: start positions of small boards match the reference solver", "[search]") {
@@ -61,6 +67,55 @@ TEST_CASE("search: start positions of small boards match the reference solver", 
         REQUIRE(best_pits(solver, b, m, rules) == ref.best_pits(b));
         REQUIRE(solver.best_sowings(b) == ref.best_pits(b));  // the CLI's null-window best-move test
       }
+    }
+  }
+}
+
+TEST_CASE("search: the full solve's best sowings and line are the reference solver's, every rule set", "[search]") {
+  // The search tests only what the line needs past the position (line_order's first sowing
+  // that attains the value); the reference values every sowing. Start positions and, over a
+  // 4-seed probe on two threads, positions a few sowings in with North to move.
+  const auto same_solution = [](const PositionSolution& got, const PositionSolution& want) {
+    REQUIRE(got.value == want.value);
+    REQUIRE(got.best == want.best);
+    REQUIRE(got.pv.size() == want.pv.size());
+    for (std::size_t i = 0; i < want.pv.size(); ++i) {
+      INFO("sowing " << i + 1 << " of the line");
+      REQUIRE(got.pv[i].side == want.pv[i].side);
+      REQUIRE(got.pv[i].pit == want.pv[i].pit);
+    }
+    REQUIRE(got.final_position.to_text() == want.final_position.to_text());
+  };
+  std::mt19937 rng(4141);
+  for (const Rules& rules : all_value_rules()) {
+    for (int m = 2; m <= 4; ++m) {
+      const int max_n = m <= 2 ? 5 : m == 3 ? 4 : 2;
+      ReferenceSolver ref(m, rules);
+      const Oracle reference = [&](const Board& b) { return ref.value(b); };
+      for (int n = 1; n <= max_n; ++n) {
+        INFO("rules " << rules.describe() << " Kalah(" << m << "," << n << ")");
+        search::Solver solver(m, rules, 2 * m * n, small_table());
+        const Position p = Position::start(m, n);
+        same_solution(solve_position(p, rules, solver.oracle(), solver.best_sowings_function()),
+                      solve_position(p, rules, reference));
+      }
+    }
+    test::ReferenceProbe db(4, rules, 4);
+    search::Solver probed(4, rules, 16, small_table_over_probe(db.probe(), 2));
+    ReferenceSolver ref(4, rules);
+    const Oracle reference = [&](const Board& b) { return ref.value(b); };
+    for (int tested = 0; tested < 6;) {
+      Game game(Position::start(4, 4), rules.value_rules());
+      while (!game.over() && (game.position().to_move == Side::South ||
+                              game.position().pit_seeds(Side::South) + game.position().pit_seeds(Side::North) > 14)) {
+        const std::vector<int> legal = game.legal_pits();
+        game.sow(legal[rng() % legal.size()]);
+      }
+      if (game.over()) continue;
+      ++tested;
+      INFO("rules " << rules.describe() << " over a 4-seed probe, " << game.position().to_text());
+      same_solution(solve_position(game.position(), rules, probed.oracle(), probed.best_sowings_function()),
+                    solve_position(game.position(), rules, reference));
     }
   }
 }

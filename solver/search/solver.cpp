@@ -288,20 +288,35 @@ Estimate Solver::estimate(const Board& b, std::uint64_t nodes) const {
 }
 
 std::vector<int> Solver::best_sowings(const Board& b) {
+  int remainder = 0;
+  if (is_terminal(b, ctx_.pits, ctx_.rules.end, remainder)) return {};
+  return best_sowings(b, value(b), false);
+}
+
+std::vector<int> Solver::best_sowings(const Board& b, int target, bool first_only) {
   std::vector<int> best;
   const int m = ctx_.pits;
-  int remainder = 0;
-  if (is_terminal(b, m, ctx_.rules.end, remainder)) return best;
-  const int target = value(b);
-  for (int pit = 0; pit < m; ++pit) {
-    if (!b.cells[pit]) continue;
+  // Every sowing in pit order, or the line's preference until one attains: its first choice
+  // is most often the sowing the value's own passes proved, whose test the table answers.
+  int pits[kMaxPits], n = 0;
+  if (first_only) {
+    n = line_order(b, m, ctx_.rules, pits);
+  } else {
+    for (int pit = 0; pit < m; ++pit)
+      if (b.cells[pit]) pits[n++] = pit;
+  }
+  for (int i = 0; i < n; ++i) {
+    const int pit = pits[i];
     Board next = b;
     const SowOutcome o = sow(next, m, pit, ctx_.rules);
     // Through this sowing the value is o.stored + v(next) (extra turn) or o.stored - v(flipped
     // next); no sowing exceeds the target, so reaching it is the test.
     const bool attains = o.extra_turn ? value_at_least(next, target - o.stored)
                                       : !value_at_least(flipped(next, m), o.stored - target + 1);
-    if (attains) best.push_back(pit);
+    if (attains) {
+      best.push_back(pit);
+      if (first_only) break;
+    }
   }
   return best;
 }

@@ -127,6 +127,10 @@ class Solver {
   // The sowings (0-based pits) of b's mover that attain value(b), by null-window tests of
   // each sowing against the value; empty when b is terminal.
   std::vector<int> best_sowings(const Board& b);
+  // The same for a non-terminal board whose value is known (value(b)); with first_only, only
+  // the line's sowing: the first of line_order (analysis.hpp) that attains it, whose test the
+  // value's passes have most often answered already (docs/search.md, "The full solve's line").
+  std::vector<int> best_sowings(const Board& b, int value, bool first_only);
   // A quick, inexact estimate of b's remainder value searching about `nodes` nodes
   // (estimate.hpp): exact at terminal and database boards, never a bound; the table is not
   // touched. For guesses outside MTD(f) (which way a proof will go: solver/job/work_estimate).
@@ -137,7 +141,7 @@ class Solver {
   }
 
   BestSowings best_sowings_function() {
-    return [this](const Board& b) { return best_sowings(b); };
+    return [this](const Board& b, int value, bool first_only) { return best_sowings(b, value, first_only); };
   }
 
   int pits() const { return ctx_.pits; }
