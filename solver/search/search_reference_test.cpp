@@ -515,6 +515,39 @@ TEST_CASE("search: the deepening goes deep only on a tall board whose shallow pa
   }
 }
 
+TEST_CASE("search: a null-window test of a tall board deepens first and stays exact", "[search]") {
+  // Kalah(4,4) above a 2-seed database is tall (28 seeds above it or more): a lone test runs
+  // the iterative deepening's shallow passes before its exact one, above a 6-seed database it
+  // runs the exact pass alone. Either way each answer bounds the value on the right side, as
+  // without deepening, and the latest value()'s reported deepening depth is kept.
+  for (const Rules& rules : all_value_rules()) {
+    INFO("rules " << rules.describe());
+    const Board start = test::start_board(4, 4);
+    for (const int db_seeds : {2, 6}) {
+      INFO("database to " << db_seeds << " seeds");
+      const EndgameDatabase db = EndgameDatabase::build_in_memory(4, rules, db_seeds, 2);
+      search::SolverOptions off = small_table_over(db);
+      off.deepening_step = 0;
+      const int value = search::Solver(4, rules, 32, off).value(start);
+      for (const int gamma : {value - 2, value, value + 1, value + 4}) {
+        INFO("gamma " << gamma);
+        search::Solver solver(4, rules, 32, small_table_over(db));
+        const int r = solver.test(start, gamma);
+        if (r >= gamma)
+          REQUIRE(value >= r);
+        else
+          REQUIRE(value <= r);
+        REQUIRE((r >= gamma) == (value >= gamma));
+        if (db_seeds == 2)
+          CHECK(solver.passes() > 1);  // the shallow passes, then the exact one
+        else
+          CHECK(solver.passes() == 1);
+        CHECK(solver.deepening_depth() == 0);  // no value() was asked
+      }
+    }
+  }
+}
+
 TEST_CASE("search: a table that grows during the passes gives exact values", "[search]") {
   // A 1 KiB table that may grow to 4 MiB doubles many times, mostly in the middle of a pass
   // (the pass stops, the table doubles, the pass runs again): with and without a database,

@@ -269,6 +269,19 @@ int Solver::test(const Board& b, int gamma) {
   const auto [lo, hi] = known_bounds(b, k);
   if (lo >= gamma) return lo;
   if (hi < gamma) return hi;
+  if (ctx_.probe.max_seeds >= 0 && k >= ctx_.probe.max_seeds + kTallAboveDatabase) {
+    // A test of a tall board costs as much as a value (a full solve's tests of the root's
+    // other sowings): the same iterative deepening first, for the move order (Kalah(5,6):
+    // 175.6 -> 107.1 M nodes). Lower, the value's passes have ordered the table already and
+    // deepening costs more than it saves (docs/search.md, "The full solve's line").
+    const int deepest = deepening_depth_;  // the latest value()'s, as reported
+    deepen(b, k, gamma, lo, hi);
+    deepening_depth_ = deepest;
+    const auto [lo_now, hi_now] = known_bounds(b, k);
+    if (lo_now >= gamma) return lo_now;
+    if (hi_now < gamma) return hi_now;
+    return pass(b, k, gamma - 1, gamma, lo_now, hi_now);
+  }
   return pass(b, k, gamma - 1, gamma, lo, hi);
 }
 
