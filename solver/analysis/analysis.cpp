@@ -57,8 +57,7 @@ PositionSolution solve_position(const Position& p, const Rules& rules, const Ora
   const int m = p.pits;
   sol.value = position_value(p, rules, oracle);
   // The remainder value of the line's board to move (its mover's): the position's, then
-  // each one follows from the sowing played, so the oracle is asked once more only for
-  // the sowings tested.
+  // each follows from the sowing played, so only the sowings tested ask the oracle.
   int value = signed_for(p.to_move, sol.value - p.margin());
   bool first = true;
   while (!game.over()) {

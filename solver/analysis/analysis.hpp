@@ -35,11 +35,10 @@ int position_value(const Position& p, const Rules& rules, const Oracle& oracle);
 int line_order(const Board& b, int m, const Rules& rules, int* pits);
 
 struct PositionSolution {
-  int value = 0;          // final South minus North with perfect play
-  std::vector<int> best;  // best sowings (0-based) of the side to move; empty at the end
-  std::vector<SowingRecord>
-      pv;                   // a principal variation to the natural end (line_order's first best sowing at each board)
-  Position final_position;  // where the principal variation ends
+  int value = 0;                 // final South minus North with perfect play
+  std::vector<int> best;         // best sowings (0-based) of the side to move; empty at the end
+  std::vector<SowingRecord> pv;  // a principal variation to the natural end (by line_order)
+  Position final_position;       // where the principal variation ends
 };
 PositionSolution solve_position(const Position& p, const Rules& rules, const Oracle& oracle);
 // The same with a faster way to find the best sowings of a non-terminal board b whose
