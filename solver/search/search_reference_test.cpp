@@ -483,69 +483,72 @@ TEST_CASE("search: iterative deepening's shallow passes leave only move hints (v
   }
 }
 
-TEST_CASE("search: the deepening goes deep only on a tall board whose shallow passes reorder", "[search]") {
-  // An iteration past deepening_iteration_nodes ends the deepening unless the board is at
-  // least 28 seeds above the database and the iteration's cuts overturned the static order at
-  // more than deepening_reorder_share of its fail-high nodes. Kalah(4,4) (32 seeds) above
-  // a 2-seed database is tall, above a 6-seed one it is not; an iteration to 9 sowings passes
-  // a 1024-node budget, none a 2^40 one. The values stay those of a solver without deepening.
+namespace {
+
+// Kalah(4,4) (32 seeds) above a 2-seed database is tall (28 seeds or more above it), above a
+// 6-seed one it is not: check(db, db_seeds, value) for both, every rule set, with the start's
+// value from a solver without deepening.
+template <class Check>
+void over_tall_and_low_databases(const Check& check) {
   for (const Rules& rules : all_value_rules()) {
     INFO("rules " << rules.describe());
-    const Board start = test::start_board(4, 4);
     for (const int db_seeds : {2, 6}) {
       INFO("database to " << db_seeds << " seeds");
       const EndgameDatabase db = EndgameDatabase::build_in_memory(4, rules, db_seeds, 2);
       search::SolverOptions off = small_table_over(db);
       off.deepening_step = 0;
-      const int value = search::Solver(4, rules, 32, off).value(start);
-      int depth[2] = {};
-      for (const double share : {1.0, 0.0}) {  // never reordering enough; reordering at any cut
-        search::SolverOptions o = small_table_over(db);
-        o.deepening_max_depth = 12;
-        o.deepening_iteration_nodes = 1024;
-        o.deepening_reorder_nodes = std::uint64_t(1) << 40;
-        o.deepening_reorder_share = share;
-        search::Solver solver(4, rules, 32, o);
-        REQUIRE(solver.value(start) == value);
-        depth[share == 0.0] = solver.deepening_depth();
-      }
-      CHECK(depth[0] < 12);                                // an iteration passed the budget
-      CHECK(depth[1] == (db_seeds == 2 ? 12 : depth[0]));  // tall and reordering: to the deepest
+      check(db, db_seeds, search::Solver(4, rules, 32, off).value(test::start_board(4, 4)));
     }
   }
 }
 
-TEST_CASE("search: a null-window test of a tall board deepens first and stays exact", "[search]") {
-  // Kalah(4,4) above a 2-seed database is tall (28 seeds above it or more): a lone test runs
-  // the iterative deepening's shallow passes before its exact one, above a 6-seed database it
-  // runs the exact pass alone. Either way each answer bounds the value on the right side, as
-  // without deepening, and the latest value()'s reported deepening depth is kept.
-  for (const Rules& rules : all_value_rules()) {
-    INFO("rules " << rules.describe());
-    const Board start = test::start_board(4, 4);
-    for (const int db_seeds : {2, 6}) {
-      INFO("database to " << db_seeds << " seeds");
-      const EndgameDatabase db = EndgameDatabase::build_in_memory(4, rules, db_seeds, 2);
-      search::SolverOptions off = small_table_over(db);
-      off.deepening_step = 0;
-      const int value = search::Solver(4, rules, 32, off).value(start);
-      for (const int gamma : {value - 2, value, value + 1, value + 4}) {
-        INFO("gamma " << gamma);
-        search::Solver solver(4, rules, 32, small_table_over(db));
-        const int r = solver.test(start, gamma);
-        if (r >= gamma)
-          REQUIRE(value >= r);
-        else
-          REQUIRE(value <= r);
-        REQUIRE((r >= gamma) == (value >= gamma));
-        if (db_seeds == 2)
-          CHECK(solver.passes() > 1);  // the shallow passes, then the exact one
-        else
-          CHECK(solver.passes() == 1);
-        CHECK(solver.deepening_depth() == 0);  // no value() was asked
-      }
+}  // namespace
+
+TEST_CASE("search: the deepening goes deep only on a tall board whose shallow passes reorder", "[search]") {
+  // An iteration past deepening_iteration_nodes ends the deepening unless the board is at
+  // least 28 seeds above the database and the iteration's cuts overturned the static order at
+  // more than deepening_reorder_share of its fail-high nodes; an iteration to 9 sowings
+  // passes a 1024-node budget, none a 2^40 one. The values stay those without deepening.
+  over_tall_and_low_databases([](const EndgameDatabase& db, int db_seeds, int value) {
+    const Rules& rules = db.rules();
+    int depth[2] = {};
+    for (const double share : {1.0, 0.0}) {  // never reordering enough; reordering at any cut
+      search::SolverOptions o = small_table_over(db);
+      o.deepening_max_depth = 12;
+      o.deepening_iteration_nodes = 1024;
+      o.deepening_reorder_nodes = std::uint64_t(1) << 40;
+      o.deepening_reorder_share = share;
+      search::Solver solver(4, rules, 32, o);
+      REQUIRE(solver.value(test::start_board(4, 4)) == value);
+      depth[share == 0.0] = solver.deepening_depth();
     }
-  }
+    CHECK(depth[0] < 12);                                // an iteration passed the budget
+    CHECK(depth[1] == (db_seeds == 2 ? 12 : depth[0]));  // tall and reordering: to the deepest
+  });
+}
+
+TEST_CASE("search: a null-window test of a tall board deepens first and stays exact", "[search]") {
+  // Over the 2-seed database a lone test runs the iterative deepening's shallow passes before
+  // its exact one, over the 6-seed one the exact pass alone. Either way each answer bounds
+  // the value on the right side, as without deepening, and no value()'s deepening depth is
+  // reported.
+  over_tall_and_low_databases([](const EndgameDatabase& db, int db_seeds, int value) {
+    for (const int gamma : {value - 2, value, value + 1, value + 4}) {
+      INFO("gamma " << gamma);
+      search::Solver solver(4, db.rules(), 32, small_table_over(db));
+      const int r = solver.test(test::start_board(4, 4), gamma);
+      if (r >= gamma)
+        REQUIRE(value >= r);
+      else
+        REQUIRE(value <= r);
+      REQUIRE((r >= gamma) == (value >= gamma));
+      if (db_seeds == 2)
+        CHECK(solver.passes() > 1);  // the shallow passes, then the exact one
+      else
+        CHECK(solver.passes() == 1);
+      CHECK(solver.deepening_depth() == 0);
+    }
+  });
 }
 
 TEST_CASE("search: a table that grows during the passes gives exact values", "[search]") {
