@@ -39,17 +39,14 @@ search::SolverOptions small_table(int threads = 1) {
   return o;
 }
 
-// The same, probing `db` (which must outlive the Solver).
-search::SolverOptions small_table_over(const EndgameDatabase& db, int threads = 1) {
-  search::SolverOptions o = small_table(threads);
-  o.probe = search::database_probe(db);
-  return o;
-}
-
-search::SolverOptions small_table_over_probe(const search::EndgameProbe& probe, int threads) {
+// The same, probing `probe`, or `db` (which must outlive the Solver).
+search::SolverOptions small_table_over(const search::EndgameProbe& probe, int threads = 1) {
   search::SolverOptions o = small_table(threads);
   o.probe = probe;
   return o;
+}
+search::SolverOptions small_table_over(const EndgameDatabase& db, int threads = 1) {
+  return small_table_over(search::database_probe(db), threads);
 }
 
 }  // namespace
@@ -101,7 +98,7 @@ TEST_CASE("search: the full solve's best sowings and line are the reference solv
       }
     }
     test::ReferenceProbe db(4, rules, 4);
-    search::Solver probed(4, rules, 16, small_table_over_probe(db.probe(), 2));
+    search::Solver probed(4, rules, 16, small_table_over(db.probe(), 2));
     ReferenceSolver ref(4, rules);
     const Oracle reference = [&](const Board& b) { return ref.value(b); };
     for (int tested = 0; tested < 6;) {

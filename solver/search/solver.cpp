@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdint>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 #include "solver/base/value_bounds.hpp"
@@ -181,7 +182,7 @@ Searcher::ShallowCuts Solver::shallow_cuts() const {
 
 int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
   const auto t0 = std::chrono::steady_clock::now();
-  const bool tall = k >= std::max(ctx_.probe.max_seeds, 0) + kTallAboveDatabase;
+  const bool tall = is_tall(k);
   for (int depth = options_.deepening_step; options_.deepening_step > 0 && depth <= options_.deepening_max_depth;
        depth += options_.deepening_step) {
     // MTD(f) on the shallow values: they are estimates, of any parity, and not bounds of
@@ -252,6 +253,8 @@ int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int uppe
   }
 }
 
+bool Solver::is_tall(int k) const { return k >= std::max(ctx_.probe.max_seeds, 0) + kTallAboveDatabase; }
+
 int Solver::seeds_checked(const Board& b) const {
   int k = 0;
   for (int i = 0; i < 2 * ctx_.pits; ++i) k += b.cells[i];
@@ -266,10 +269,8 @@ int Solver::test(const Board& b, int gamma) {
   if (is_terminal(b, ctx_.pits, ctx_.rules.end, remainder)) return remainder;
   const int k = seeds_checked(b);
   if (ctx_.probe.covers(b, k)) return ctx_.probe.value(b, k);
-  const auto [lo, hi] = known_bounds(b, k);
-  if (lo >= gamma) return lo;
-  if (hi < gamma) return hi;
-  if (ctx_.probe.max_seeds >= 0 && k >= ctx_.probe.max_seeds + kTallAboveDatabase) {
+  auto [lo, hi] = known_bounds(b, k);
+  if (lo < gamma && hi >= gamma && ctx_.probe.max_seeds >= 0 && is_tall(k)) {
     // A test of a tall board costs as much as a value (a full solve's tests of the root's
     // other sowings): the same iterative deepening first, for the move order (Kalah(5,6):
     // 175.6 -> 107.1 M nodes). Lower, the value's passes have ordered the table already and
@@ -277,11 +278,10 @@ int Solver::test(const Board& b, int gamma) {
     const int deepest = deepening_depth_;  // the latest value()'s, as reported
     deepen(b, k, gamma, lo, hi);
     deepening_depth_ = deepest;
-    const auto [lo_now, hi_now] = known_bounds(b, k);
-    if (lo_now >= gamma) return lo_now;
-    if (hi_now < gamma) return hi_now;
-    return pass(b, k, gamma - 1, gamma, lo_now, hi_now);
+    std::tie(lo, hi) = known_bounds(b, k);  // the shallow passes may prove bounds
   }
+  if (lo >= gamma) return lo;
+  if (hi < gamma) return hi;
   return pass(b, k, gamma - 1, gamma, lo, hi);
 }
 
@@ -349,7 +349,7 @@ int Solver::value(const Board& b) {
   // costly, a quick estimate; else 0.
   const auto t0 = std::chrono::steady_clock::now();
   Estimate first;
-  if (options_.estimate_nodes > 0 && lo < hi && k >= std::max(ctx_.probe.max_seeds, 0) + kTallAboveDatabase)
+  if (options_.estimate_nodes > 0 && lo < hi && is_tall(k))
     first = estimate_value(b, m, k, ctx_.rules, *ctx_.sowing, ctx_.probe, options_.estimate_nodes);
   int guess = std::clamp(base::round_down(first.value, k), lo, hi);
   if (lo < hi) first_guess_ = first;

@@ -193,6 +193,9 @@ class Solver {
   std::uint64_t horizon_boards() const;
   Searcher::ShallowCuts shallow_cuts() const;
   int seeds_checked(const Board& b) const;
+  // A board of k seeds is tall 28 seeds or more above the database (kTallAboveDatabase;
+  // without one, from 28 seeds): the first guess's estimate and the long deepening are for it.
+  bool is_tall(int k) const;
 
   std::shared_ptr<TableShare> share_;  // this Solver's alone until handed out
   TranspositionTable* table_;          // share_->table()
