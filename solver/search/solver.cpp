@@ -202,6 +202,10 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
     }
     deepening_depth_ = depth;
     const std::uint64_t used = nodes() - nodes0;
+    // The budget is a thread's: each searcher of a shallow pass searches about the whole
+    // shallow tree (Kalah(5,5) to 18 sowings: 98.6 K nodes on one thread, 187 K on two), so
+    // the iterations' total would stop the deepening shallower the more threads there are.
+    const std::uint64_t per_thread = used / static_cast<std::uint64_t>(threads_);
     if (options_.progress) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (s >= options_.progress_after)
@@ -217,7 +221,7 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
     const double reordered = static_cast<double>(cuts.reordered - cuts0.reordered);
     const bool reordering =
         tall && reordered > options_.deepening_reorder_share * static_cast<double>(cuts.cuts - cuts0.cuts);
-    if (used >= (reordering ? options_.deepening_reorder_nodes : options_.deepening_iteration_nodes)) break;
+    if (per_thread >= (reordering ? options_.deepening_reorder_nodes : options_.deepening_iteration_nodes)) break;
   }
   return guess;
 }

@@ -72,11 +72,11 @@ struct SolverOptions {
   // Iterative deepening before the exact passes (the table learns best sowings for move
   // ordering, and the last shallow value is MTD(f)'s first guess): MTD(f) searches to
   // deepening_step, 2 deepening_step, ... sowings, up to deepening_max_depth, stopping after
-  // an iteration that searched deepening_iteration_nodes nodes or more; on a board at least 28
-  // seeds above the database (as for the estimate) whose iteration's cut-offs still
+  // an iteration that searched deepening_iteration_nodes nodes or more a thread; on a board at
+  // least 28 seeds above the database (as for the estimate) whose iteration's cut-offs still
   // overturned the static move order (children.hpp) at more than deepening_reorder_share of
-  // its fail-high nodes, after one that searched deepening_reorder_nodes or more instead
-  // (docs/search.md, "The deepening's budget"). step 0: none.
+  // its fail-high nodes, after one that searched deepening_reorder_nodes or more a thread
+  // instead (docs/search.md, "The deepening's budget"). step 0: none.
   int deepening_step = 3;
   int deepening_max_depth = 30;
   std::uint64_t deepening_iteration_nodes = std::uint64_t(1) << 17;
