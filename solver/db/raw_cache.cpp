@@ -61,6 +61,19 @@ struct Fd {
   Fd& operator=(const Fd&) = delete;
 };
 
+// `bytes` bytes of `fd` from `offset`, mapped read-only (MAP_FAILED when not). Asked for huge
+// pages before the first touch: a file read into the page cache through such a mapping is
+// read in 2 MiB folios, which this and every later mapping then maps with 2 MiB pages (the
+// kernel places a file mapping congruent to its offset), where 4 KiB ones cost the search a
+// TLB miss at nearly every probe (docs/search.md, "The database on huge pages").
+void* map_read_only(int fd, std::size_t bytes, std::uint64_t offset) {
+  void* p = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd, static_cast<off_t>(offset));
+#ifdef MADV_HUGEPAGE
+  if (p != MAP_FAILED) ::madvise(p, bytes, MADV_HUGEPAGE);  // a hint: no huge pages is fine
+#endif
+  return p;
+}
+
 // Remove "<file>.tmp.<pid>" files (file: a cache file of the directory) whose process no longer exists.
 void remove_stale_temporaries(const fs::path& dir, const fs::path& file) {
   const std::string prefix = file.filename().string() + ".tmp.";
@@ -120,7 +133,7 @@ std::optional<LevelArray> map_raw_cache(const fs::path& dir, const Header& h, st
       size != kRawHeaderSize + h.entries)
     return std::nullopt;
   const auto bytes = static_cast<std::size_t>(size);
-  void* base = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, f.fd, 0);
+  void* base = map_read_only(f.fd, bytes, 0);
   if (base == MAP_FAILED) return std::nullopt;
   LevelArray level = LevelArray::adopt_mapping(base, bytes, kRawHeaderSize, h.entries);
   // Every read-back is checked: this pass also faults the pages in (in chunks, on the load's threads).
@@ -168,7 +181,12 @@ RawWriteResult write_cache_file(const fs::path& dir, const fs::path& file,
   }
   bool ok = true;
   for (const auto& part : parts) ok = ok && write_fully(fd, part.data(), part.size());
+  // Out of the page cache once on disk: written pages stay in small folios, and the next
+  // load's mapping reads the file anew in huge ones (map_read_only); the loader that writes
+  // the cache holds the level in its own memory, so the cached copy was a second one.
+  ok = ok && ::fdatasync(fd) == 0;
   int err = ok ? 0 : errno;
+  if (ok) ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
   if (::close(fd) != 0 && ok) {
     ok = false;
     err = errno;
@@ -330,18 +348,28 @@ struct MappedImage {
   }
 };
 
-std::optional<MappedImage> map_image(int fd, const PackedLayout& at, const PackedLevel::Shape& shape,
-                                     std::uint64_t second_end) {
+// The cache file's [0, bytes) mapped whole (null when not) and its first `header_bytes` given
+// back at once: the images are carved from it (carve_image), each owning its own ranges. One
+// mapping rather than two an image, so that it is placed congruent to the file and every 2 MiB
+// of it can be a huge page (a pair's own mapping loses the partial 2 MiB at both its ends:
+// Kalah(6,4)'s 215 MiB held 90 MiB on huge pages so).
+unsigned char* map_whole(int fd, std::uint64_t bytes, std::uint64_t header_bytes) {
+  void* p = map_read_only(fd, static_cast<std::size_t>(bytes), 0);
+  if (p == MAP_FAILED) return nullptr;
+  ::munmap(p, static_cast<std::size_t>(header_bytes));
+  return static_cast<unsigned char*>(p);
+}
+
+// The image at `at` of the mapping `file` (map_whole): its two ranges, page-aligned, each
+// unmapped with what owns it.
+MappedImage carve_image(unsigned char* file, const PackedLayout& at, const PackedLevel::Shape& shape,
+                        std::uint64_t second_end) {
   MappedImage m;
   m.first_bytes = static_cast<std::size_t>(at.exceptions_at - at.lines_at);
   m.second_bytes = static_cast<std::size_t>(second_end - at.exceptions_at);
-  void* first = ::mmap(nullptr, m.first_bytes, PROT_READ, MAP_SHARED, fd, static_cast<off_t>(at.lines_at));
-  if (first == MAP_FAILED) return std::nullopt;
-  m.lines = LevelArray::adopt_mapping(first, m.first_bytes, 0, shape.lines * PackedLevel::kLineBytes);
-  void* second = ::mmap(nullptr, m.second_bytes, PROT_READ, MAP_SHARED, fd, static_cast<off_t>(at.exceptions_at));
-  if (second == MAP_FAILED) return std::nullopt;
-  m.exceptions = LevelArray::adopt_mapping(second, m.second_bytes, 0, shape.exceptions);
-  m.second = static_cast<const unsigned char*>(second);
+  m.lines = LevelArray::adopt_mapping(file + at.lines_at, m.first_bytes, 0, shape.lines * PackedLevel::kLineBytes);
+  m.exceptions = LevelArray::adopt_mapping(file + at.exceptions_at, m.second_bytes, 0, shape.exceptions);
+  m.second = file + at.exceptions_at;
   return m;
 }
 
@@ -417,8 +445,9 @@ std::optional<PackedLevel> map_packed_raw_cache(const fs::path& dir, const Board
   if (!head) return std::nullopt;
   const std::uint32_t data_crc = get_le<std::uint32_t>(head->data() + kOffEntriesCrc);
   if (*head != encode_packed(h, header_crc, data_crc)) return std::nullopt;
-  std::optional<MappedImage> m = map_image(f.fd, at, h.packed, at.end);
-  if (!m) return std::nullopt;
+  unsigned char* const whole = map_whole(f.fd, at.end, at.lines_at);
+  if (!whole) return std::nullopt;
+  std::optional<MappedImage> m = carve_image(whole, at, h.packed, at.end);
   // Every read-back is checked: this pass also faults the pages in (in chunks, on the load's threads).
   std::vector<std::span<const unsigned char>> spans;
   m->append_spans(spans);
@@ -459,15 +488,15 @@ std::optional<PairedLevel> map_paired_raw_cache(const fs::path& dir, const Heade
   if (!head) return std::nullopt;
   const std::uint32_t data_crc = get_le<std::uint32_t>(head->data() + kOffEntriesCrc);
   if (*head != encode_paired(h, header_crc, data_crc)) return std::nullopt;
+  unsigned char* const whole = map_whole(f.fd, layouts.back().end, layouts.front().lines_at);
+  if (!whole) return std::nullopt;
   std::vector<MappedImage> images;
   std::vector<std::span<const unsigned char>> spans;
   for (std::size_t p = 0; p < layouts.size(); ++p) {
-    // Each pair's second mapping runs to the next pair's lines: the checksum covers every byte.
+    // Each pair's second range runs to the next pair's lines: the checksum covers every byte.
     const std::uint64_t second_end = p + 1 < layouts.size() ? layouts[p + 1].lines_at : layouts[p].end;
-    std::optional<MappedImage> m = map_image(f.fd, layouts[p], h.pairs[p], second_end);
-    if (!m) return std::nullopt;
-    m->append_spans(spans);
-    images.push_back(std::move(*m));
+    images.push_back(carve_image(whole, layouts[p], h.pairs[p], second_end));
+    images.back().append_spans(spans);
   }
   // Every read-back is checked: this pass also faults the pages in (in chunks, on the load's threads).
   if (crc32c_parallel(spans, threads) != data_crc) {
