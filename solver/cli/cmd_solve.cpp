@@ -118,7 +118,9 @@ void print_text(const api::SolveReport& r) {
 int run_solve(const Args& args) {
   po::options_description options("Solve options");
   options.add_options()("json", "print one JSON object instead of text")(
-      "value-only", "the value alone: no best sowings, no principal variation (about half the time)")(
+      "value-only",
+      "the value alone: no best sowings, no principal variation (a full solve tests every first sowing: 6% more "
+      "search on Kalah(6,4), four times as much on Kalah(5,6))")(
       "reference", "use the brute-force reference solver (small boards only)");
   options.add(board_options(4, 3)).add(rule_options()).add(search_options()).add(book_options());
   po::variables_map vm;

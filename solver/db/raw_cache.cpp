@@ -447,16 +447,16 @@ std::optional<PackedLevel> map_packed_raw_cache(const fs::path& dir, const Board
   if (*head != encode_packed(h, header_crc, data_crc)) return std::nullopt;
   unsigned char* const whole = map_whole(f.fd, at.end, at.lines_at);
   if (!whole) return std::nullopt;
-  std::optional<MappedImage> m = carve_image(whole, at, h.packed, at.end);
+  MappedImage m = carve_image(whole, at, h.packed, at.end);
   // Every read-back is checked: this pass also faults the pages in (in chunks, on the load's threads).
   std::vector<std::span<const unsigned char>> spans;
-  m->append_spans(spans);
+  m.append_spans(spans);
   if (crc32c_parallel(spans, threads) != data_crc) {
     if (damage) *damage = file.string() + ": data checksum mismatch (a damaged cache file)";
     return std::nullopt;
   }
   try {
-    return adopt_image(std::move(*m), at, h.packed, BoardRange::level(ix, h.level), threads);
+    return adopt_image(std::move(m), at, h.packed, BoardRange::level(ix, h.level), threads);
   } catch (const std::invalid_argument& e) {
     if (damage) *damage = file.string() + ": " + e.what() + " (a damaged cache file)";
     return std::nullopt;

@@ -9,8 +9,9 @@
 // header bytes 0..59 (so a cache of another or a rebuilt level file is never used), the
 // CRC-32C of the entries, the file size, zeros, and last the CRC-32C of header bytes 0..4091.
 //
-// A cache is written to "level-KKK.raw.tmp.<pid>" and renamed into place (not synced: the
-// checksums catch a torn file), so loaders running at once never see a partial cache. A
+// A cache is written to "level-KKK.raw.tmp.<pid>", synced and dropped from the page cache
+// (the next load reads it in huge folios), and renamed into place (the directory not synced:
+// the checksums catch a torn file), so loaders running at once never see a partial cache. A
 // cache that cannot be written (directory not writable, too little room) is skipped: the
 // load never fails because of its cache.
 #pragma once
