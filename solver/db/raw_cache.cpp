@@ -183,10 +183,10 @@ RawWriteResult write_cache_file(const fs::path& dir, const fs::path& file,
   for (const auto& part : parts) ok = ok && write_fully(fd, part.data(), part.size());
   // Out of the page cache once on disk: written pages stay in small folios, and the next
   // load's mapping reads the file anew in huge ones (map_read_only); the loader that writes
-  // the cache holds the level in its own memory, so the cached copy was a second one.
-  ok = ok && ::fdatasync(fd) == 0;
+  // the cache holds the level in its own memory, so the cached copy was a second one. Best
+  // effort: where the file cannot be synced it stays cached (a torn file fails its checksum).
+  if (ok && ::fdatasync(fd) == 0) ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
   int err = ok ? 0 : errno;
-  if (ok) ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
   if (::close(fd) != 0 && ok) {
     ok = false;
     err = errno;
