@@ -3,7 +3,11 @@
 // converts to and from formats 1 and 2 byte for byte, resumes, and damage is detected and named.
 #include "testing/catch.hpp"
 
+#include <algorithm>
+#include <fstream>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "solver/db/crc32c.hpp"
 #include "solver/db/database.hpp"
@@ -19,7 +23,24 @@
 using namespace kalah;
 using kalah::test::ScratchDir;
 
-namespace {}  // namespace
+namespace {
+
+// The file offsets at which this process maps `file` (from /proc/self/maps; empty where it
+// maps none, or where there is no /proc).
+std::vector<std::uint64_t> mapped_offsets(const std::filesystem::path& file) {
+  const std::string want = std::filesystem::weakly_canonical(file).string();
+  std::vector<std::uint64_t> out;
+  std::ifstream maps("/proc/self/maps");
+  std::string range, perms, offset, device, inode, path;
+  while (maps >> range >> perms >> offset >> device >> inode) {
+    std::getline(maps, path);
+    path.erase(0, path.find_first_not_of(' '));
+    if (path == want) out.push_back(std::stoull(offset, nullptr, 16));
+  }
+  return out;
+}
+
+}  // namespace
 
 TEST_CASE("paired files: a format-3 build holds the values of a format-1 build, m = 2..6, every rule set",
           "[db][files][paired]") {
@@ -193,6 +214,15 @@ TEST_CASE("paired files: a packed load writes paired raw caches, maps them next 
   CHECK(notes.empty());
   for (int k = 0; k <= 12; ++k) CHECK(second.paired_level(k).mapped());
   CHECK(second.mapped_bytes() == second.memory_bytes());
+  // Each cache file is mapped from its first byte, the header's page kept with the first pair
+  // (docs/db-format.md, "Huge pages": a page unmapped splits its huge page).
+  if (std::filesystem::exists("/proc/self/maps")) {
+    for (int k = 0; k <= 12; ++k) {
+      CAPTURE(k);
+      const std::vector<std::uint64_t> at = mapped_offsets(dbfile::packed_raw_path(dir.path, k));
+      CHECK(std::find(at.begin(), at.end(), 0) != at.end());
+    }
+  }
   CHECK(test::value_differences(reference, second) == 0);
   // A private copy: the caches read, nothing mapped, the same values.
   const EndgameDatabase own = EndgameDatabase::load(

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <span>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "engine/text.hpp"
@@ -92,17 +93,35 @@ void remove_stale_temporaries(const fs::path& dir, const fs::path& file) {
   }
 }
 
-// The first head.size() bytes of the file `fd`; false when they cannot all be read.
-bool read_head(int fd, std::vector<unsigned char>& head) {
-  std::size_t got = 0;
-  while (got < head.size()) {
-    const ssize_t n = ::pread(fd, head.data() + got, head.size() - got, static_cast<off_t>(got));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    got += static_cast<std::size_t>(n);
+// A cache file mapped whole from offset 0 (map_read_only), unmapped when the object goes away
+// unless release() handed its ranges to their owners. The header is read through the mapping,
+// not with read(): pages a read() brings into the page cache are small folios, and the
+// readahead after them ramps up to 2 MiB folios only over the next megabytes, which then stay
+// on 4 KiB pages for every later mapping (about 11 MiB a file on Kalah(6,4), each file's
+// first 2 MiB at least).
+class WholeMapping {
+ public:
+  // `bytes` bytes of `fd` (a regular file of that size); empty when it cannot be mapped.
+  WholeMapping(int fd, std::uint64_t bytes) : bytes_(static_cast<std::size_t>(bytes)) {
+    void* p = map_read_only(fd, bytes_, 0);
+    if (p != MAP_FAILED) base_ = static_cast<unsigned char*>(p);
   }
-  return true;
-}
+  ~WholeMapping() {
+    if (base_) ::munmap(base_, bytes_);
+  }
+  WholeMapping(const WholeMapping&) = delete;
+  WholeMapping& operator=(const WholeMapping&) = delete;
+  explicit operator bool() const { return base_ != nullptr; }
+  unsigned char* data() const { return base_; }
+  // A copy of the first kRawHeaderSize bytes (the caller checked the file is that long).
+  std::vector<unsigned char> header() const { return {base_, base_ + kRawHeaderSize}; }
+  // The mapping's ranges now belong to others (LevelArray::adopt_mapping).
+  unsigned char* release() { return std::exchange(base_, nullptr); }
+
+ private:
+  unsigned char* base_ = nullptr;
+  std::size_t bytes_ = 0;
+};
 
 // Errors of a directory (or filesystem) that is simply not writable.
 bool not_writable(int err) { return err == EACCES || err == EPERM || err == EROFS; }
@@ -124,18 +143,16 @@ std::optional<LevelArray> map_raw_cache(const fs::path& dir, const Header& h, st
   struct stat st {};
   if (::fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   const auto size = static_cast<std::uint64_t>(st.st_size);
-  if (size < kRawHeaderSize) return std::nullopt;
-  std::vector<unsigned char> head(kRawHeaderSize);
-  if (!read_head(f.fd, head)) return std::nullopt;
+  if (size != kRawHeaderSize + h.entries) return std::nullopt;
+  WholeMapping whole(f.fd, size);
+  if (!whole) return std::nullopt;
+  const std::vector<unsigned char> head = whole.header();
   // The header must be the one written for exactly this level file.
   const std::vector<unsigned char> want = encode(h, header_crc, get_le<std::uint32_t>(head.data() + kOffEntriesCrc));
-  if (get_le<std::uint32_t>(head.data() + kOffHeaderCrc) != crc32c(head.data(), kOffHeaderCrc) || head != want ||
-      size != kRawHeaderSize + h.entries)
+  if (get_le<std::uint32_t>(head.data() + kOffHeaderCrc) != crc32c(head.data(), kOffHeaderCrc) || head != want)
     return std::nullopt;
-  const auto bytes = static_cast<std::size_t>(size);
-  void* base = map_read_only(f.fd, bytes, 0);
-  if (base == MAP_FAILED) return std::nullopt;
-  LevelArray level = LevelArray::adopt_mapping(base, bytes, kRawHeaderSize, h.entries);
+  LevelArray level =
+      LevelArray::adopt_mapping(whole.release(), static_cast<std::size_t>(size), kRawHeaderSize, h.entries);
   // Every read-back is checked: this pass also faults the pages in (in chunks, on the load's threads).
   const std::span<const unsigned char> entries(reinterpret_cast<const unsigned char*>(level.data()),
                                                static_cast<std::size_t>(h.entries));
@@ -348,26 +365,21 @@ struct MappedImage {
   }
 };
 
-// The cache file's [0, bytes) mapped whole (null when not) and its first `header_bytes` given
-// back at once: the images are carved from it (carve_image), each owning its own ranges. One
-// mapping rather than two an image, so that it is placed congruent to the file and every 2 MiB
-// of it can be a huge page (a pair's own mapping loses the partial 2 MiB at both its ends:
-// Kalah(6,4)'s 215 MiB held 90 MiB on huge pages so).
-unsigned char* map_whole(int fd, std::uint64_t bytes, std::uint64_t header_bytes) {
-  void* p = map_read_only(fd, static_cast<std::size_t>(bytes), 0);
-  if (p == MAP_FAILED) return nullptr;
-  ::munmap(p, static_cast<std::size_t>(header_bytes));
-  return static_cast<unsigned char*>(p);
-}
-
-// The image at `at` of the mapping `file` (map_whole): its two ranges, page-aligned, each
-// unmapped with what owns it.
+// The image at `at` of a cache file mapped whole at `file` (WholeMapping, released): its two
+// ranges, page-aligned, each unmapped with what owns it. One mapping a file rather than two an
+// image, so that it is placed congruent to the file and every 2 MiB of it can be a huge page (a
+// pair's own mapping loses the partial 2 MiB at both its ends: Kalah(6,4)'s 215 MiB held
+// 90 MiB on huge pages so). The first image's lines own the header's page too (`first`):
+// unmapping one page of a huge page maps the rest of its 2 MiB with 4 KiB pages.
 MappedImage carve_image(unsigned char* file, const PackedLayout& at, const PackedLevel::Shape& shape,
-                        std::uint64_t second_end) {
+                        std::uint64_t second_end, bool first) {
   MappedImage m;
+  const std::uint64_t from = first ? 0 : at.lines_at;
   m.first_bytes = static_cast<std::size_t>(at.exceptions_at - at.lines_at);
   m.second_bytes = static_cast<std::size_t>(second_end - at.exceptions_at);
-  m.lines = LevelArray::adopt_mapping(file + at.lines_at, m.first_bytes, 0, shape.lines * PackedLevel::kLineBytes);
+  m.lines = LevelArray::adopt_mapping(file + from, static_cast<std::size_t>(at.exceptions_at - from),
+                                      static_cast<std::size_t>(at.lines_at - from),
+                                      shape.lines * PackedLevel::kLineBytes);
   m.exceptions = LevelArray::adopt_mapping(file + at.exceptions_at, m.second_bytes, 0, shape.exceptions);
   m.second = file + at.exceptions_at;
   return m;
@@ -389,17 +401,14 @@ PackedLevel adopt_image(MappedImage&& m, const PackedLayout& at, const PackedLev
   return level;
 }
 
-// The header of the cache file `file`, opened into *fd (the caller closes it), when it is a
-// regular file of `size` bytes.
-std::optional<std::vector<unsigned char>> open_cache(const fs::path& file, std::uint64_t size, int* fd) {
+// The cache file `file` opened into *fd (the caller closes it); false unless it is a regular
+// file of `size` bytes, at least a header.
+bool open_cache(const fs::path& file, std::uint64_t size, int* fd) {
   *fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (*fd < 0) return std::nullopt;
+  if (*fd < 0) return false;
   struct stat st {};
-  if (::fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode) || static_cast<std::uint64_t>(st.st_size) != size)
-    return std::nullopt;
-  std::vector<unsigned char> head(kRawHeaderSize);
-  if (!read_head(*fd, head)) return std::nullopt;
-  return head;
+  return ::fstat(*fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) == size &&
+         size >= kRawHeaderSize;
 }
 
 // A packed image's sections as cache file parts (lines, padding, exceptions, padding, weights,
@@ -440,14 +449,15 @@ std::optional<PackedLevel> map_packed_raw_cache(const fs::path& dir, const Board
   const fs::path file = packed_raw_path(dir, h.level);
   const PackedLayout at(h.packed);
   int fd = -1;
-  const std::optional<std::vector<unsigned char>> head = open_cache(file, at.end, &fd);
+  const bool opened = open_cache(file, at.end, &fd);
   const Fd f(fd);
-  if (!head) return std::nullopt;
-  const std::uint32_t data_crc = get_le<std::uint32_t>(head->data() + kOffEntriesCrc);
-  if (*head != encode_packed(h, header_crc, data_crc)) return std::nullopt;
-  unsigned char* const whole = map_whole(f.fd, at.end, at.lines_at);
+  if (!opened) return std::nullopt;
+  WholeMapping whole(f.fd, at.end);
   if (!whole) return std::nullopt;
-  MappedImage m = carve_image(whole, at, h.packed, at.end);
+  const std::vector<unsigned char> head = whole.header();
+  const std::uint32_t data_crc = get_le<std::uint32_t>(head.data() + kOffEntriesCrc);
+  if (head != encode_packed(h, header_crc, data_crc)) return std::nullopt;
+  MappedImage m = carve_image(whole.release(), at, h.packed, at.end, true);
   // Every read-back is checked: this pass also faults the pages in (in chunks, on the load's threads).
   std::vector<std::span<const unsigned char>> spans;
   m.append_spans(spans);
@@ -483,19 +493,21 @@ std::optional<PairedLevel> map_paired_raw_cache(const fs::path& dir, const Heade
   const fs::path file = packed_raw_path(dir, h.level);
   const std::vector<PackedLayout> layouts = paired_layouts(h);
   int fd = -1;
-  const std::optional<std::vector<unsigned char>> head = open_cache(file, layouts.back().end, &fd);
+  const bool opened = open_cache(file, layouts.back().end, &fd);
   const Fd f(fd);
-  if (!head) return std::nullopt;
-  const std::uint32_t data_crc = get_le<std::uint32_t>(head->data() + kOffEntriesCrc);
-  if (*head != encode_paired(h, header_crc, data_crc)) return std::nullopt;
-  unsigned char* const whole = map_whole(f.fd, layouts.back().end, layouts.front().lines_at);
-  if (!whole) return std::nullopt;
+  if (!opened) return std::nullopt;
+  WholeMapping mapping(f.fd, layouts.back().end);
+  if (!mapping) return std::nullopt;
+  const std::vector<unsigned char> head = mapping.header();
+  const std::uint32_t data_crc = get_le<std::uint32_t>(head.data() + kOffEntriesCrc);
+  if (head != encode_paired(h, header_crc, data_crc)) return std::nullopt;
+  unsigned char* const whole = mapping.release();
   std::vector<MappedImage> images;
   std::vector<std::span<const unsigned char>> spans;
   for (std::size_t p = 0; p < layouts.size(); ++p) {
     // Each pair's second range runs to the next pair's lines: the checksum covers every byte.
     const std::uint64_t second_end = p + 1 < layouts.size() ? layouts[p + 1].lines_at : layouts[p].end;
-    images.push_back(carve_image(whole, layouts[p], h.pairs[p], second_end));
+    images.push_back(carve_image(whole, layouts[p], h.pairs[p], second_end, p == 0));
     images.back().append_spans(spans);
   }
   // Every read-back is checked: this pass also faults the pages in (in chunks, on the load's threads).
