@@ -377,9 +377,9 @@ MappedImage carve_image(unsigned char* file, const PackedLayout& at, const Packe
   const std::uint64_t from = first ? 0 : at.lines_at;
   m.first_bytes = static_cast<std::size_t>(at.exceptions_at - at.lines_at);
   m.second_bytes = static_cast<std::size_t>(second_end - at.exceptions_at);
-  m.lines = LevelArray::adopt_mapping(file + from, static_cast<std::size_t>(at.exceptions_at - from),
-                                      static_cast<std::size_t>(at.lines_at - from),
-                                      shape.lines * PackedLevel::kLineBytes);
+  m.lines =
+      LevelArray::adopt_mapping(file + from, static_cast<std::size_t>(at.exceptions_at - from),
+                                static_cast<std::size_t>(at.lines_at - from), shape.lines * PackedLevel::kLineBytes);
   m.exceptions = LevelArray::adopt_mapping(file + at.exceptions_at, m.second_bytes, 0, shape.exceptions);
   m.second = file + at.exceptions_at;
   return m;
