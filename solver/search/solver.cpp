@@ -190,6 +190,8 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
     int lo = -k - 1, hi = k + 1;
     const std::uint64_t horizon0 = horizon_boards();
     const std::uint64_t nodes0 = nodes();
+    std::vector<std::uint64_t> searcher_nodes0;
+    for (const auto& s : searchers_) searcher_nodes0.push_back(s->nodes());
     const Searcher::ShallowCuts cuts0 = shallow_cuts();
     for (int p = 0; p < kShallowPasses && lo < hi; ++p) {
       const int gamma = std::clamp(guess == lo ? guess + 1 : guess, lo + 1, hi);
@@ -202,10 +204,15 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
     }
     deepening_depth_ = depth;
     const std::uint64_t used = nodes() - nodes0;
-    // The budget is a thread's: each searcher of a shallow pass searches about the whole
-    // shallow tree (Kalah(5,5) to 18 sowings: 98.6 K nodes on one thread, 132-196 K on two), so
-    // the iterations' total would stop the deepening shallower the more threads there are.
-    const std::uint64_t per_thread = used / static_cast<std::uint64_t>(threads_);
+    // The budget is the busiest searcher's: each searcher of a shallow pass searches most of
+    // the shallow tree (Kalah(5,5) to 18 sowings: 98.6 K nodes on one thread, 132-196 K on
+    // two), so the iterations' total would stop the deepening shallower the more threads there
+    // are, and their mean, which varies by run, stopped Kalah(6,4) at the 24-seed memory after
+    // 18 sowings (196 K nodes on one thread) in some runs on two threads and after 21 (1.06 M
+    // more) in others.
+    std::uint64_t busiest = 0;
+    for (std::size_t i = 0; i < searchers_.size(); ++i)
+      busiest = std::max(busiest, searchers_[i]->nodes() - searcher_nodes0[i]);
     if (options_.progress) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (s >= options_.progress_after)
@@ -221,7 +228,7 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
     const double reordered = static_cast<double>(cuts.reordered - cuts0.reordered);
     const bool reordering =
         tall && reordered > options_.deepening_reorder_share * static_cast<double>(cuts.cuts - cuts0.cuts);
-    if (per_thread >= (reordering ? options_.deepening_reorder_nodes : options_.deepening_iteration_nodes)) break;
+    if (busiest >= (reordering ? options_.deepening_reorder_nodes : options_.deepening_iteration_nodes)) break;
   }
   return guess;
 }
