@@ -112,7 +112,6 @@ class WholeMapping {
   WholeMapping(const WholeMapping&) = delete;
   WholeMapping& operator=(const WholeMapping&) = delete;
   explicit operator bool() const { return base_ != nullptr; }
-  unsigned char* data() const { return base_; }
   // A copy of the first kRawHeaderSize bytes (the caller checked the file is that long).
   std::vector<unsigned char> header() const { return {base_, base_ + kRawHeaderSize}; }
   // The mapping's ranges now belong to others (LevelArray::adopt_mapping).
