@@ -40,11 +40,8 @@ std::uint64_t line_escapes(const std::uint64_t* words, const std::uint64_t* mask
   // every line a load maps.
   std::uint64_t n = 0;
 #pragma omp simd reduction(+ : n)
-  for (int j = 0; j < PackedLevel::kLineWords; ++j) {
-    std::uint64_t t = words[j];
-    for (int b = 1; b < W; ++b) t &= words[j] >> b;
-    n += static_cast<std::uint64_t>(__builtin_popcountll(t & masks[j]));
-  }
+  for (int j = 0; j < PackedLevel::kLineWords; ++j)
+    n += static_cast<std::uint64_t>(__builtin_popcountll(all_ones_runs<W>(words[j]) & masks[j]));
   return n;
 }
 

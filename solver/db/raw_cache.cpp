@@ -122,6 +122,16 @@ class WholeMapping {
   std::size_t bytes_ = 0;
 };
 
+// The cache file `file` opened into *fd (the caller closes it); false unless it is a regular
+// file of `size` bytes, at least a header.
+bool open_cache(const fs::path& file, std::uint64_t size, int* fd) {
+  *fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (*fd < 0) return false;
+  struct stat st {};
+  return ::fstat(*fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) == size &&
+         size >= kRawHeaderSize;
+}
+
 // Errors of a directory (or filesystem) that is simply not writable.
 bool not_writable(int err) { return err == EACCES || err == EPERM || err == EROFS; }
 
@@ -137,12 +147,11 @@ std::optional<LevelArray> map_raw_cache(const fs::path& dir, const Header& h, st
                                         std::string* damage, int threads) {
   if (damage) damage->clear();
   const fs::path file = raw_path(dir, h.level);
-  const Fd f(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
-  if (f.fd < 0) return std::nullopt;
-  struct stat st {};
-  if (::fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-  const auto size = static_cast<std::uint64_t>(st.st_size);
-  if (size != kRawHeaderSize + h.entries) return std::nullopt;
+  const std::uint64_t size = kRawHeaderSize + h.entries;
+  int fd = -1;
+  const bool opened = open_cache(file, size, &fd);
+  const Fd f(fd);
+  if (!opened) return std::nullopt;
   WholeMapping whole(f.fd, size);
   if (!whole) return std::nullopt;
   const std::vector<unsigned char> head = whole.header();
@@ -398,16 +407,6 @@ PackedLevel adopt_image(MappedImage&& m, const PackedLayout& at, const PackedLev
                                          std::move(group_first));
   level.check_image(threads);
   return level;
-}
-
-// The cache file `file` opened into *fd (the caller closes it); false unless it is a regular
-// file of `size` bytes, at least a header.
-bool open_cache(const fs::path& file, std::uint64_t size, int* fd) {
-  *fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (*fd < 0) return false;
-  struct stat st {};
-  return ::fstat(*fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) == size &&
-         size >= kRawHeaderSize;
 }
 
 // A packed image's sections as cache file parts (lines, padding, exceptions, padding, weights,
