@@ -89,6 +89,8 @@ Json to_json(const SolveReport& r) {
   j["nodes_per_second"] = s.nodes_per_second();
   j["threads"] = s.threads;
   if (search) {
+    j["split_points"] = s.split_points;
+    j["idle_seconds"] = s.idle_seconds;
     j["passes"] = s.passes;
     j["first_guess"] = s.first_guess ? Json(s.first_guess->value) : Json(nullptr);
     j["estimate_depth"] = s.first_guess ? s.first_guess->depth : 0;
@@ -131,6 +133,8 @@ Json without_statistics(Json j) {
                         "value_seconds",
                         "value_nodes",
                         "passes",
+                        "split_points",
+                        "idle_seconds",
                         "first_guess",
                         "deepening_depth",
                         "table",

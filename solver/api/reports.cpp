@@ -29,6 +29,8 @@ class Meter {
       : session_(session),
         nodes0_(session.solver().nodes()),
         passes0_(session.solver().passes()),
+        split_points0_(session.solver().split_points()),
+        idle0_(session.solver().idle_seconds()),
         book_hits0_(session.book_hits()),
         t0_(Clock::now()) {}
   std::uint64_t nodes() const { return session_.solver().nodes() - nodes0_; }
@@ -42,6 +44,8 @@ class Meter {
     st.seconds = st.search_seconds + session_.take_open_seconds();
     st.threads = solver.threads();
     st.passes = solver.passes() - passes0_;
+    st.split_points = solver.split_points() - split_points0_;
+    st.idle_seconds = solver.idle_seconds() - idle0_;
     st.table_bytes = solver.table_bytes();
     st.table_max_bytes = solver.table_max_bytes();
     st.table_entries = solver.table_capacity();
@@ -63,7 +67,9 @@ class Meter {
 
  private:
   Session& session_;
-  std::uint64_t nodes0_, passes0_, book_hits0_;
+  std::uint64_t nodes0_, passes0_, split_points0_;
+  double idle0_;
+  std::uint64_t book_hits0_;
   Clock::time_point t0_;
 };
 

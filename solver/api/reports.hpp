@@ -32,6 +32,8 @@ struct SearchStats {
   double value_seconds = 0;       // to the root's value alone
   std::uint64_t value_nodes = 0;
   int threads = 1;
+  std::uint64_t split_points = 0;               // split points the threads opened (search::Solver)
+  double idle_seconds = 0;                      // the threads' time waiting for work, all together
   std::uint64_t passes = 0;                     // null-window passes
   std::optional<search::Estimate> first_guess;  // MTD(f)'s first guess at the root (none: no pass ran)
   int deepening_depth = 0;                      // the root's deepest iterative-deepening iteration (0: none)

@@ -174,6 +174,7 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
   search::SolverOptions options;
   options.table_bytes = static_cast<std::size_t>(config_.table_bytes);
   options.threads = config_.threads;
+  options.split_points = config_.split_points;
   options.table_seeds_above_db = config_.table_seeds_above_db;
   options.near_table_bytes = static_cast<std::size_t>(config_.near_table_bytes);
   options.share = config_.table_share;

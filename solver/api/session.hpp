@@ -71,6 +71,7 @@ struct SessionConfig {
   std::shared_ptr<search::TableShare> table_share;
   std::uint64_t memory_bytes = 0;                    // for the table and the database together; 0: physical memory
   int threads = 0;                                   // 0: all cores
+  bool split_points = true;                          // search::SolverOptions::split_points
   std::function<void(const std::string&)> progress;  // a line per MTD(f) pass of a long value
   std::function<void(const std::string&)> note;      // one-line notes while loading the database (a damaged cache)
   const std::atomic<bool>* cancel = nullptr;         // once set, work stops with search::Interrupted

@@ -94,7 +94,10 @@ void print_text(const api::SolveReport& r) {
     else
       std::cout << "guess     none  (no MTD(f) pass ran: the game is over, or the book, the database or the table knew "
                    "the value)\n";
-    std::cout << "threads   " << s.threads << "\n"
+    std::cout << "threads   " << s.threads;
+    if (s.split_points > 0)
+      std::cout << "  (" << s.split_points << " split points, " << s.idle_seconds << " s idle in all)";
+    std::cout << "\n"
               << "table     " << s.table_used << " of " << s.table_entries << " entries used ("
               << byte_text(s.table_bytes)
               << (s.table_bytes < s.table_max_bytes ? ", grown as needed, at most " + byte_text(s.table_max_bytes) : "")

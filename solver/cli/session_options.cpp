@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "engine/text.hpp"
 #include "solver/book/book.hpp"
 #include "solver/cli/interrupt.hpp"
 
@@ -12,6 +13,7 @@ po::options_description search_options() {
   // clang-format off
   o.add_options()
       ("threads,t", po::value<int>()->default_value(0), "threads (0 = all cores)")
+      ("parallel", po::value<std::string>()->default_value("split"), "how threads share a search: split (one walks the tree, the others take the children of its nodes after the first, docs/search.md) or marks (each walks it from the root, putting off the children others are in)")
       ("tt-memory", po::value<std::string>()->default_value("1G"), "transposition table size: the most it grows to from 16M, doubling when an eighth full (e.g. 256M, 2G)")
       ("memory", po::value<std::string>(), "memory for the tables (shared and, with a database, each thread's near table) and the database together (default: physical memory)")
       ("db", po::value<std::string>(), "endgame database directory (kalah db build) to probe")
@@ -43,6 +45,10 @@ api::SessionConfig session_config(const po::variables_map& vm, int pits, const R
   c.max_seeds = max_seeds;
   c.threads = vm["threads"].as<int>();
   if (c.threads < 0 || c.threads > 1024) throw UsageError("--threads must be between 0 and 1024");
+  const std::string parallel = vm["parallel"].as<std::string>();
+  if (parallel != "split" && parallel != "marks")
+    throw UsageError("--parallel must be split or marks, not " + kalah::quoted(parallel));
+  c.split_points = parallel == "split";
   c.table_bytes = parse_byte_size(vm["tt-memory"].as<std::string>(), "tt-memory");
   if (vm.count("memory")) c.memory_bytes = parse_byte_size(vm["memory"].as<std::string>(), "memory");
   if (vm.count("tt-above-db")) {

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <bit>
 #include <cassert>
+#include <chrono>
 #include <climits>
+#include <mutex>
+#include <thread>
 
 #include "solver/base/value_bounds.hpp"
 #include "solver/search/children.hpp"
@@ -13,6 +16,9 @@ namespace kalah::search {
 namespace {
 const TableEntry kNothingKnown{};
 constexpr std::uint64_t kNoEntry = ~std::uint64_t(0);  // a child without a database entry
+// Split points only at nodes searched deeper than this (shallow passes): a subtree of a few
+// sowings costs less than a split.
+constexpr int kMinSplitDepth = 3;
 
 // A child covered by the endgame probe (`seeds` seeds, board `bits`), first pass: its
 // database slot, the entry prefetched; kNoEntry for a probe that is not an in-memory
@@ -54,7 +60,132 @@ class BusyMark {
   std::uint64_t hash_;
   int thread_;
 };
+
+std::uint64_t elapsed_ns(std::chrono::steady_clock::time_point since) {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - since).count());
+}
+
+// A searcher without work gives its core away after this many pauses.
+constexpr int kSpinsBeforeYield = 256;
+
+// A spinning searcher's pause.
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
 }  // namespace
+
+std::atomic<bool> Searcher::kNoHint{false};
+
+bool Searcher::cut_seen() {
+  // Cleared before the chain is read: a cut marked after the read sets the hint again.
+  cut_hint_->store(false, std::memory_order_seq_cst);
+  if (!SplitPoint::cut_above(chain_)) return false;
+  cut_hint_->store(true, std::memory_order_relaxed);  // to be seen again up to the cut split point
+  return true;
+}
+
+template <class Until>
+void Searcher::look_for_work(const SplitPoint* within, const Until& until) {
+  SplitPool& pool = *ctx_->split;
+  pool.idle.fetch_add(1);
+  auto idle_since = std::chrono::steady_clock::now();
+  for (int spins = 0; !until();) {
+    SplitPoint* sp = pool.join(within);
+    if (!sp) {
+      // Spin (a split point is most often open within microseconds); now and then give the
+      // core away, for machines with more searchers than cores.
+      if (++spins % kSpinsBeforeYield == 0)
+        std::this_thread::yield();
+      else
+        cpu_relax();
+      continue;
+    }
+    pool.idle.fetch_sub(1);
+    idle_ns_ += elapsed_ns(idle_since);
+    sp->work(*this, *sp);
+    SplitPool::leave(sp);
+    idle_since = std::chrono::steady_clock::now();
+    pool.idle.fetch_add(1);
+  }
+  idle_ns_ += elapsed_ns(idle_since);
+  pool.idle.fetch_sub(1);
+}
+
+void Searcher::help() {
+  const SplitPool& pool = *ctx_->split;
+  look_for_work(nullptr, [&] { return pool.done.load(std::memory_order_acquire); });
+}
+
+void Searcher::wait_for_helpers(SplitPoint& sp) {
+  if (sp.helpers.load(std::memory_order_acquire) == 0) return;
+  look_for_work(&sp, [&] { return sp.helpers.load(std::memory_order_acquire) == 0; });
+}
+
+template <int M, Sowing S, Capture C, EndRule E>
+void Searcher::work_at(Searcher& self, SplitPoint& sp) {
+  const SplitPoint* const outer = self.chain_;
+  self.chain_ = &sp;
+  const SearchContext& ctx = *self.ctx_;
+  for (;;) {
+    if (self.unwinding_at(&sp)) break;
+    int i, a;
+    {
+      const std::lock_guard guard(sp.lock);
+      const int at = sp.next.load(std::memory_order_relaxed);
+      if (at >= sp.count || sp.best >= sp.b0) break;
+      sp.next.store(at + 1, std::memory_order_relaxed);
+      i = sp.list[at];
+      a = sp.a;
+    }
+    const Child& c = sp.children[i];
+    int r;
+    bool estimate = false;
+    if (c.hi <= a) {  // cannot raise the value: its upper bound is all we need
+      r = c.hi;
+    } else if (sp.depth <= 1) {  // the horizon of a shallow search
+      r = std::clamp(c.through(0), c.lo, c.hi);
+      ++self.horizon_;
+      estimate = true;
+    } else {
+      const std::uint64_t horizon_before = self.horizon_;
+      const Window w = window_through(c.stored, c.extra, a, sp.b0);
+      r = c.through(c.seeds < ctx.table_min_seeds
+                        ? self.search_near<M, S, C, E>(base::to_bits(c.board), c.seeds, w.alpha, w.beta, sp.depth - 1)
+                        : self.search_t<M, S, C, E>(c.board, c.seeds, c.key, nullptr, w.alpha, w.beta, sp.depth - 1));
+      if (self.unwinding()) break;
+      estimate = self.horizon_ != horizon_before;
+    }
+    const std::lock_guard guard(sp.lock);
+    if (estimate) sp.estimate = true;
+    if (r > sp.best) {
+      sp.best = r;
+      if (c.hi > a) sp.best_move = c.pit;
+    }
+    if (sp.best > sp.a) sp.a = sp.best;
+    if (sp.best >= sp.b0 && !sp.cut.load(std::memory_order_relaxed)) {
+      sp.cut.store(true, std::memory_order_seq_cst);
+      self.ctx_->split->hint_all();
+    }
+  }
+  self.chain_ = outer;
+}
+
+template <int M, Sowing S, Capture C, EndRule E>
+void Searcher::split(SplitPoint& sp) {
+  SplitPool& pool = *ctx_->split;
+  sp.parent = chain_;
+  sp.work = &Searcher::work_at<M, S, C, E>;
+  pool.publish(&sp);
+  ++split_points_;
+  work_at<M, S, C, E>(*this, sp);
+  pool.withdraw(&sp);
+  wait_for_helpers(sp);
+}
 
 void Searcher::flush_fills() {
   ctx_->share->add_fills(fills_);
@@ -175,7 +306,7 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
     } else {
       const Window w = window_through(c.stored, c.extra, a, b0);
       r = c.through(search_near<M, S, C, E>(c.board, c.seeds, w.alpha, w.beta, depth - 1));
-      if (ctx.unwinding()) return 0;
+      if (unwinding()) return 0;
     }
     if (r > best) best = r;
     if (best > a) a = best;
@@ -313,6 +444,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
   int deferred[kMaxPits];
   int n_deferred = 0;
   int searched = 0;
+  const bool may_split = ctx.split && k >= ctx.split_min_seeds && depth > kMinSplitDepth;
   for (int pass = 0; pass < 2; ++pass) {
     const int count = pass == 0 ? n : n_deferred;
     for (int j = 0; j < count && best < b0; ++j) {
@@ -322,6 +454,32 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
       if (c.hi <= a) {  // cannot raise the value: its upper bound is all we need
         best = std::max(best, c.hi);
         continue;
+      }
+      // The first child searched without a cut-off: share the rest if a searcher is idle.
+      if (pass == 0 && may_split && searched > 0 && ctx.split->idle.load(std::memory_order_relaxed) > 0) {
+        SplitPoint sp;
+        for (int q = j; q < n; ++q)
+          if (!children[order[q]].exact()) sp.list[sp.count++] = order[q];
+        if (sp.count >= 2) {
+          sp.children = children;
+          sp.b0 = b0;
+          sp.k = k;
+          sp.depth = depth;
+          sp.a = a;
+          sp.best = best;
+          sp.best_move = best_move;
+          split<M, S, C, E>(sp);
+          if (unwinding_at(chain_)) return 0;
+          const std::lock_guard guard(sp.lock);  // (the helpers have left)
+          best = sp.best;
+          best_move = sp.best_move;
+          a = sp.a;
+          // A helper's child that depended on the horizon makes this node's result an
+          // estimate, for this node and for its ancestors (which compare horizon_).
+          if (sp.estimate) ++horizon_;
+          searched += sp.count;
+          break;
+        }
       }
       if (pass == 0 && parallel && searched > 0 && c.seeds >= ctx.busy_min_seeds &&
           ctx.share->busy().busy_elsewhere(BusyTable::hash(c.key.index, c.key.tag), thread_)) {
@@ -341,7 +499,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
         r = c.through(c.seeds < ctx.table_min_seeds
                           ? search_near<M, S, C, E>(base::to_bits(c.board), c.seeds, w.alpha, w.beta, depth - 1)
                           : search_t<M, S, C, E>(c.board, c.seeds, c.key, e, w.alpha, w.beta, depth - 1));
-        if (ctx.unwinding()) return 0;
+        if (unwinding()) return 0;
       }
       ++searched;
       if (r > best) {

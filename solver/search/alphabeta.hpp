@@ -21,6 +21,7 @@
 #include "solver/search/busy_table.hpp"
 #include "solver/search/endgame_probe.hpp"
 #include "solver/search/near_table.hpp"
+#include "solver/search/split_point.hpp"
 #include "solver/search/table_share.hpp"
 #include "solver/search/transposition_table.hpp"
 
@@ -40,6 +41,11 @@ struct SearchContext {
   // in (after the first child of a node: young brothers wait).
   bool parallel = false;
   int busy_min_seeds = 0;
+  // Split points (split_point.hpp) among this context's searchers: nodes with at least
+  // split_min_seeds seeds in the pits share their children after the first with idle
+  // searchers. nullptr: none (one searcher, or the shared search of busy marks alone).
+  SplitPool* split = nullptr;
+  int split_min_seeds = 0;
   // Boards with fewer seeds in the pits than this bypass the table: they are neither looked
   // up (as a node or as a child) nor stored. Just above the endgame database a node's
   // children are mostly database hits and its subtree is small: searching it again costs
@@ -61,7 +67,12 @@ class Searcher {
  public:
   // A searcher of the context whose busy marks carry `mark` (busy_table.hpp: unique among the
   // searchers of the table's share, TableShare::join).
-  Searcher(SearchContext& context, int mark) : ctx_(&context), thread_(mark), near_(context.near_table_bits) {}
+  // `index` is its place among the context's searchers (its cut hint in ctx.split).
+  Searcher(SearchContext& context, int mark, int index = 0)
+      : ctx_(&context),
+        thread_(mark),
+        cut_hint_(context.split ? &context.split->hint(index) : &kNoHint),
+        near_(context.near_table_bits) {}
 
   // Fail-soft alpha-beta on board b (k seeds in the pits, mover to move), which must not be
   // terminal nor covered by the endgame probe; key = ctx.key.split(b, table index bits);
@@ -80,7 +91,15 @@ class Searcher {
   static constexpr int kFullDepth = 1 << 20;
   int search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int depth = kFullDepth);
 
+  // A helper of a pass with split points: searches the children of the split points it joins
+  // until ctx.split->done.
+  void help();
+
   std::uint64_t nodes() const { return nodes_; }
+  // Split points this searcher opened so far, and the time it spent waiting for work at them
+  // (in help, or as an owner whose helpers were still busy with nothing to join).
+  std::uint64_t split_points() const { return split_points_; }
+  double idle_seconds() const { return static_cast<double>(idle_ns_) * 1e-9; }
   // Boards met at the horizon of shallow searches so far (0 after full-depth searches only).
   std::uint64_t horizon_boards() const { return horizon_; }
   // The fail-high nodes of shallow searches in the table so far whose cut came from a searched
@@ -117,11 +136,42 @@ class Searcher {
   }
   void flush_fills();
 
+  // Should the search unwind? The pass is stopped, or a split point this searcher works
+  // under (chain_ and its ancestors) is cut: checked when the pool's hint says a cut happened.
+  bool unwinding() {
+    if (ctx_->unwinding()) return true;
+    return cut_hint_->load(std::memory_order_relaxed) && cut_seen();
+  }
+  bool cut_seen();
+  // The same without the hint: for the split points' loops.
+  bool unwinding_at(const SplitPoint* sp) const { return ctx_->unwinding() || SplitPoint::cut_above(sp); }
+
+  // At a node of k seeds whose first child is searched (best, best_move, a so far): share the
+  // children list[0..count) with idle searchers and search them with them; returns when all
+  // are done (or cut, or unwinding), with sp's best, best_move, a and estimate filled in.
+  template <int M, Sowing S, Capture C, EndRule E>
+  void split(SplitPoint& sp);
+  // A searcher's loop at a split point: the next child, until none is left or it is cut.
+  template <int M, Sowing S, Capture C, EndRule E>
+  static void work_at(Searcher& searcher, SplitPoint& sp);
+  // The owner of sp, its children all handed out: helps below sp until its helpers have left.
+  void wait_for_helpers(SplitPoint& sp);
+  // Join and work at split points (below `within` if given) while keep_waiting(); the time
+  // without one is idle time.
+  template <class Until>
+  void look_for_work(const SplitPoint* within, const Until& until);
+
+  static std::atomic<bool> kNoHint;  // never set: the hint of searchers without split points
+
   SearchContext* ctx_;
-  int thread_;               // the busy-mark id
-  std::uint64_t fills_ = 0;  // not yet added to the share's count (TableShare::add_fills)
+  int thread_;                         // the busy-mark id
+  std::atomic<bool>* cut_hint_;        // set by the pool when a split point is cut
+  const SplitPoint* chain_ = nullptr;  // the innermost split point this searcher works at
+  std::uint64_t fills_ = 0;            // not yet added to the share's count (TableShare::add_fills)
   std::uint64_t nodes_ = 0;
   std::uint64_t horizon_ = 0;
+  std::uint64_t split_points_ = 0;
+  std::uint64_t idle_ns_ = 0;
   ShallowCuts shallow_cuts_;
   NearTable near_;  // bounds for boards below the shared table, this searcher's own
 };

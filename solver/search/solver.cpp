@@ -89,8 +89,14 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
                             "-bit keys, at most " + std::to_string(TranspositionTable::kTagBits) +
                             " tag bits): give it more memory");
   threads_ = options_.threads > 0 ? options_.threads : omp_get_max_threads();
-  // Marks pay with other searchers beside this one's: its own threads, or another Solver's.
-  ctx_.parallel = threads_ > 1 || joined;
+  // Marks pay with other searchers beside this one's: its own threads (unless they share
+  // split points), or another Solver's.
+  const bool splits = threads_ > 1 && options_.split_points;
+  ctx_.parallel = (threads_ > 1 && !splits) || joined;
+  if (splits) {
+    split_pool_ = std::make_unique<SplitPool>(threads_);
+    ctx_.split = split_pool_.get();
+  }
   ctx_.cancel = options_.cancel;
   const int near_bits = near_table_bits(pits, options_.near_table_bytes);
   const int above = options_.table_seeds_above_db != SolverOptions::kAutoAboveDatabase
@@ -100,9 +106,10 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
   if (ctx_.table_min_seeds > 0 && ctx_.table_min_seeds - 1 <= NearTable::kMaxSeeds) ctx_.near_table_bits = near_bits;
   // (A board below the table has no key to mark.)
   ctx_.busy_min_seeds = std::max(std::max(ctx_.probe.max_seeds, 0) + kBusySeedsAboveDatabase, ctx_.table_min_seeds);
+  ctx_.split_min_seeds = ctx_.busy_min_seeds;
   const int first_mark = share_->join(&ctx_.stop, threads_, pits, ctx_.key.max_seeds(), ctx_.rules);
   for (int t = 0; t < threads_; ++t)
-    searchers_.push_back(std::make_unique<Searcher>(ctx_, (first_mark + t) % BusyTable::kMarks));
+    searchers_.push_back(std::make_unique<Searcher>(ctx_, (first_mark + t) % BusyTable::kMarks, t));
 }
 
 std::size_t Solver::near_tables_bytes(int pits, int threads, std::size_t near_table_bytes) {
@@ -165,6 +172,18 @@ std::uint64_t Solver::nodes() const {
   return n;
 }
 
+std::uint64_t Solver::split_points() const {
+  std::uint64_t n = 0;
+  for (const auto& s : searchers_) n += s->split_points();
+  return n;
+}
+
+double Solver::idle_seconds() const {
+  double t = 0;
+  for (const auto& s : searchers_) t += s->idle_seconds();
+  return t;
+}
+
 std::uint64_t Solver::horizon_boards() const {
   std::uint64_t n = 0;
   for (const auto& s : searchers_) n += s->horizon_boards();
@@ -210,8 +229,9 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
     // are, and their mean, which varies by run, stopped Kalah(6,4) at the 24-seed memory after
     // 18 sowings (196 K nodes on one thread) in some runs on two threads and after 21 (1.06 M
     // more) in others.
-    std::uint64_t busiest = 0;
-    for (std::size_t i = 0; i < searchers_.size(); ++i)
+    // With split points the searchers share one tree: its nodes are the total.
+    std::uint64_t busiest = ctx_.split ? used : 0;
+    for (std::size_t i = 0; i < searchers_.size() && !ctx_.split; ++i)
       busiest = std::max(busiest, searchers_[i]->nodes() - searcher_nodes0[i]);
     if (options_.progress) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -241,6 +261,18 @@ int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int uppe
     int result = 0;
     if (threads_ == 1) {
       result = searchers_[0]->search(b, k, key, alpha, beta, depth);
+    } else if (ctx_.split) {
+      ctx_.split->done.store(false);
+#pragma omp parallel num_threads(threads_)
+      {
+        const int t = omp_get_thread_num();
+        if (t == 0) {
+          result = searchers_[0]->search(b, k, key, alpha, beta, depth);
+          ctx_.split->done.store(true, std::memory_order_release);
+        } else {
+          searchers_[static_cast<std::size_t>(t)]->help();
+        }
+      }
     } else {
 #pragma omp parallel num_threads(threads_)
       {
@@ -357,10 +389,14 @@ int Solver::value(const Board& b) {
   if (lo < hi && ctx_.cancelled()) throw Interrupted(lo, hi);
   // MTD(f) from a first guess (rounded to the parity of the value) inside the known bounds:
   // on a board with many seeds above the database, where the passes below the value are
-  // costly, a quick estimate; else 0.
+  // costly, a quick estimate; else 0. Not before an iterative deepening (with a database),
+  // whose shallow passes give the exact passes their guess: there the estimate's guess only
+  // started the first iteration, to no effect (Kalah(5,6): the same 25.04 M nodes), and took
+  // 3.25 M nodes on one thread while the others waited.
   const auto t0 = std::chrono::steady_clock::now();
+  const bool deepens = ctx_.probe.max_seeds >= 0 && options_.deepening_step > 0;
   Estimate first;
-  if (options_.estimate_nodes > 0 && lo < hi && is_tall(k))
+  if (options_.estimate_nodes > 0 && lo < hi && is_tall(k) && !deepens)
     first = estimate_value(b, m, k, ctx_.rules, *ctx_.sowing, ctx_.probe, options_.estimate_nodes);
   int guess = std::clamp(base::round_down(first.value, k), lo, hi);
   if (lo < hi) first_guess_ = first;

@@ -3,11 +3,14 @@
 //
 // value(b) returns the exact remainder value of a board (engine/board.hpp). It is found by
 // MTD(f): a sequence of null-window searches around a guess, each proving a bound, until the
-// lower and upper bounds meet. The first guess is a quick depth-limited estimate
-// (estimate.hpp) on large boards, 0 on small ones. With T > 1 threads every pass runs T searchers on the same
-// window with a shared lock-free table; a searcher puts off the children other searchers
-// are in (alphabeta.hpp, busy_table.hpp), so they spread over the tree and share results
-// through the table; the first searcher to finish decides the pass and the rest unwind.
+// lower and upper bounds meet. With a database the first guess is the last value of an
+// iterative deepening (shallow passes that also leave best sowings in the table); without
+// one, a quick depth-limited estimate (estimate.hpp) on large boards, 0 on small ones. With
+// T > 1 threads one searcher walks each pass's tree and the others search the children of
+// its nodes after the first (split points, split_point.hpp); or, with split_points off,
+// all T walk it on the same window, each putting off the children others are in
+// (busy_table.hpp), and the first to finish decides the pass. The table is shared and
+// lock-free.
 // Every bound in the table is proven, so the value is the same for any thread count; only
 // node counts vary.
 //
@@ -54,10 +57,16 @@ struct SolverOptions {
   // (table_share.hpp). table_bytes and table_initial_bytes are then ignored. The Solver must
   // be for the same pits, seed cap and value rules (else std::invalid_argument).
   std::shared_ptr<TableShare> share;
-  int threads = 1;     // <= 0: all cores (omp_get_max_threads)
+  int threads = 1;  // <= 0: all cores (omp_get_max_threads)
+  // With more than one thread: one searcher walks the tree and the others search the
+  // children of its nodes after the first (split points, split_point.hpp); false: every
+  // searcher walks the tree from the root, putting off the children others are in (busy marks,
+  // busy_table.hpp).
+  bool split_points = true;
   EndgameProbe probe;  // no database by default
-  // MTD(f)'s first guess for a board with many seeds above the database: a depth-limited
-  // estimate (estimate.hpp) searching about this many nodes; 0: start from 0.
+  // MTD(f)'s first guess for a board with many seeds (28 or more) and no iterative deepening
+  // (no database, or deepening_step 0): a depth-limited estimate (estimate.hpp) searching
+  // about this many nodes; 0: start from 0.
   std::uint64_t estimate_nodes = std::uint64_t(1) << 20;
   // With a database: boards fewer than this many seeds above the database's bypass the
   // transposition table (alphabeta.hpp, SearchContext::table_min_seeds); 0: none do;
@@ -149,6 +158,11 @@ class Solver {
   int threads() const { return threads_; }
   std::uint64_t nodes() const;                      // nodes searched so far, all threads, all calls
   std::uint64_t passes() const { return passes_; }  // MTD(f) passes so far
+  // With split points (SolverOptions::split_points): how many the searchers opened so far,
+  // and the seconds they spent, all threads together, waiting for work (CPU time too: they
+  // spin).
+  std::uint64_t split_points() const;
+  double idle_seconds() const;
   // The first guess of the exact passes of the latest value() call (the last
   // iterative-deepening estimate when there was one), and the depth-limited estimate that
   // started it (depth 0: none). None when that call ran no pass (a terminal or database board,
@@ -200,6 +214,7 @@ class Solver {
   std::shared_ptr<TableShare> share_;  // this Solver's alone until handed out
   TranspositionTable* table_;          // share_->table()
   SearchContext ctx_;
+  std::unique_ptr<SplitPool> split_pool_;  // with split points
   std::vector<std::unique_ptr<Searcher>> searchers_;
   int threads_ = 1;
   std::uint64_t passes_ = 0;

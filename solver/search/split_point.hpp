@@ -1,0 +1,114 @@
+// solver/search/split_point.hpp — split points: the children of one node shared by the
+// searchers of one Solver (young brothers wait, YBWC).
+//
+// One searcher walks the tree; the others wait in Searcher::help. At a node whose first child
+// has been searched without a cut-off (its brothers are then most likely all needed), the
+// walker, if a searcher is idle, publishes the node's remaining children as a SplitPoint and
+// searches them itself with whoever joins, each taking the next child under the split point's
+// lock and folding its result into the node's best. The owner leaves only when every helper
+// has left: until then it helps at the split points below its own (a "helpful master"). No
+// subtree is searched twice, unlike ABDADA's searchers (busy_table.hpp), which all start at
+// the root and follow each other down the first children.
+//
+// A child's result of at least beta is a cut-off: the split point is marked cut, and every
+// searcher working below it unwinds (Searcher::unwinding walks its chain of split points, when
+// the pool's hint says a cut happened somewhere). The result of an unwound search is
+// meaningless and nothing of it is stored, as for a pass that is stopped.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "solver/search/children.hpp"
+
+namespace kalah::search {
+
+class Searcher;
+
+struct SplitPoint {
+  // Set by the owner before the split point is published; read-only after.
+  const SplitPoint* parent = nullptr;  // the split point the owner was working under
+  const Child* children = nullptr;     // the owner's, on its stack
+  int list[kMaxPits] = {};             // the children to share, in order
+  int count = 0;
+  int b0 = 0;     // the node's beta (within its known bounds)
+  int k = 0;      // seeds in the node's pits: the split point with the most is joined first
+  int depth = 0;  // the node's remaining depth
+  void (*work)(Searcher&, SplitPoint&) = nullptr;  // the searcher's loop, for this pit count and rule set
+
+  // Shared: a, best, best_move and estimate under lock; next written under it (read without
+  // it as a hint); helpers counted under the pool's lock as searchers join, down as they leave.
+  std::mutex lock;
+  std::atomic<int> next{0};      // the next position in list to hand out (written under lock)
+  int a = 0;                     // the node's alpha so far
+  int best = 0;                  // the node's best result so far
+  int best_move = -1;            // its sowing
+  bool estimate = false;         // a result depended on the horizon of a shallow search
+  std::atomic<int> helpers{0};   // searchers other than the owner working in it
+  std::atomic<bool> cut{false};  // a child reached b0: the rest are not needed
+
+  bool has_work() const { return next.load(std::memory_order_relaxed) < count && !cut.load(std::memory_order_relaxed); }
+  // Is it or one of its ancestors cut?
+  static bool cut_above(const SplitPoint* p) {
+    for (; p; p = p->parent)
+      if (p->cut.load(std::memory_order_acquire)) return true;
+    return false;
+  }
+  bool descends_from(const SplitPoint* ancestor) const {
+    for (const SplitPoint* p = this; p; p = p->parent)
+      if (p == ancestor) return true;
+    return false;
+  }
+};
+
+// The split points open to helpers, the searchers without work, and the cut hints.
+class SplitPool {
+ public:
+  explicit SplitPool(int searchers) : hints_(static_cast<std::size_t>(searchers)) {}
+
+  // Publish / withdraw a split point (the owner's). After withdraw no searcher joins it.
+  void publish(SplitPoint* sp) {
+    const std::lock_guard guard(lock_);
+    open_.push_back(sp);
+  }
+  void withdraw(SplitPoint* sp) {
+    const std::lock_guard guard(lock_);
+    for (std::size_t i = 0; i < open_.size(); ++i)
+      if (open_[i] == sp) {
+        open_[i] = open_.back();
+        open_.pop_back();
+        break;
+      }
+  }
+  // Join the open split point with work and the most seeds (among the descendants of
+  // `within` when given), counted as its helper; nullptr if none.
+  SplitPoint* join(const SplitPoint* within) {
+    const std::lock_guard guard(lock_);
+    SplitPoint* pick = nullptr;
+    for (SplitPoint* sp : open_)
+      if (sp->has_work() && (!within || sp->descends_from(within)) && (!pick || sp->k > pick->k)) pick = sp;
+    if (pick) pick->helpers.fetch_add(1, std::memory_order_relaxed);  // seen by the owner after withdraw
+    return pick;
+  }
+  static void leave(SplitPoint* sp) { sp->helpers.fetch_sub(1, std::memory_order_release); }
+
+  // Searchers looking for work (in help, or an owner waiting for its helpers).
+  std::atomic<int> idle{0};
+  // Set when the walker's search of the pass has returned: the helpers return.
+  std::atomic<bool> done{false};
+
+  // A cut happened somewhere: every searcher's hint is set (Searcher::unwinding).
+  void hint_all() {
+    for (auto& h : hints_) h.store(true, std::memory_order_seq_cst);
+  }
+  std::atomic<bool>& hint(int searcher) { return hints_[static_cast<std::size_t>(searcher)]; }
+
+ private:
+  std::mutex lock_;
+  std::vector<SplitPoint*> open_;
+  std::vector<std::atomic<bool>> hints_;
+};
+
+}  // namespace kalah::search

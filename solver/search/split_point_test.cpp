@@ -1,0 +1,132 @@
+// Split points (split_point.hpp): several searchers of one Solver sharing a node's children
+// give the values of one searcher, every rule set, with and without a database, through the
+// shallow passes' estimates, cut-offs, a growing table and cancels.
+#include "testing/catch.hpp"
+
+#include <atomic>
+#include <climits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "solver/db/database.hpp"
+#include "solver/reference/reference_solver.hpp"
+#include "solver/search/solver.hpp"
+#include "testing/search_support.hpp"
+
+using namespace kalah;
+using kalah::test::all_value_rules;
+
+namespace {
+
+search::SolverOptions options(int threads, bool split_points, const EndgameDatabase* db) {
+  search::SolverOptions o;
+  o.table_bytes = std::size_t(4) << 20;
+  o.threads = threads;
+  o.split_points = split_points;
+  if (db) {
+    o.probe = search::database_probe(*db);
+    o.table_seeds_above_db = 2;  // the table, and so the split points, from 8 seeds
+  }
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("split points: 2, 3 and 4 threads give one thread's values, every rule set", "[search]") {
+  // Deep shallow passes first (their estimates must never become a bound through a helper's
+  // child), then the exact passes; a small table that grows during them. Boards with up to
+  // 13 seeds against the reference solver too.
+  std::mt19937 rng(2047);
+  for (const Rules& rules : all_value_rules()) {
+    const EndgameDatabase db = EndgameDatabase::build_in_memory(5, rules, 6, 2);
+    ReferenceSolver ref(5, rules);
+    search::SolverOptions plain_options = options(1, false, &db);
+    plain_options.deepening_step = 0;
+    search::Solver plain(5, rules, 17, plain_options);
+    for (const bool with_db : {true, false}) {
+      for (const int threads : {2, 3, 4}) {
+        search::SolverOptions o = options(threads, true, with_db ? &db : nullptr);
+        o.table_initial_bytes = 1024;
+        o.deepening_step = 2;
+        o.deepening_max_depth = 40;
+        o.deepening_iteration_nodes = std::uint64_t(1) << 40;
+        search::Solver solver(5, rules, 17, o);
+        for (int tested = 0; tested < 8;) {
+          Board b;
+          if (!test::random_board(5, 4, 17, rules, rng, b)) continue;
+          ++tested;
+          INFO("rules " << rules.describe() << " database " << with_db << " threads " << threads << " board "
+                        << tested);
+          const int v = plain.value(b);
+          REQUIRE(solver.value(b) == v);
+          if (test::seeds_in(b, 5) <= 13) REQUIRE(ref.value(b) == v);
+          if (tested % 4 == 0) REQUIRE(solver.best_sowings(b) == plain.best_sowings(b));
+        }
+        INFO("rules " << rules.describe() << " database " << with_db << " threads " << threads);
+        CHECK(solver.split_points() > 0);
+        CHECK(solver.table_doublings() > 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("split points: off, the searchers walk the tree with busy marks alone", "[search]") {
+  std::mt19937 rng(4093);
+  const Rules rules = Rules::preset("standard");
+  const EndgameDatabase db = EndgameDatabase::build_in_memory(5, rules, 6, 2);
+  search::Solver plain(5, rules, 17, options(1, false, &db));
+  search::Solver marks(5, rules, 17, options(2, false, &db));
+  for (int tested = 0; tested < 8;) {
+    Board b;
+    if (!test::random_board(5, 4, 17, rules, rng, b)) continue;
+    ++tested;
+    INFO("board " << tested);
+    REQUIRE(marks.value(b) == plain.value(b));
+  }
+  CHECK(marks.split_points() == 0);
+  CHECK(plain.split_points() == 0);
+}
+
+TEST_CASE("split points: a cancelled pass leaves no helper behind", "[search]") {
+  // After every second progress line (a deepening iteration or an exact pass) the next pass is
+  // cancelled; the value is then computed again on the same Solver, as are the next boards,
+  // and must be exact (no split point left open, no helper still in one).
+  std::mt19937 rng(8191);
+  for (const Rules& rules : all_value_rules()) {
+    const EndgameDatabase db = EndgameDatabase::build_in_memory(5, rules, 6, 2);
+    search::Solver plain(5, rules, 17, options(1, false, &db));
+    std::atomic<bool> cancel{false};
+    search::SolverOptions o = options(3, true, &db);
+    o.cancel = &cancel;
+    o.progress_after = 0;
+    int lines = 0;
+    bool armed = true;  // not while a cancelled value is computed again
+    o.progress = [&](const std::string&) {
+      if (armed && ++lines % 2 == 0) cancel = true;
+    };
+    search::Solver solver(5, rules, 17, o);
+    int interrupted = 0;
+    for (int tested = 0; tested < 10;) {
+      Board b;
+      if (!test::random_board(5, 4, 17, rules, rng, b)) continue;
+      ++tested;
+      INFO("rules " << rules.describe() << " board " << tested);
+      const int v = plain.value(b);
+      int got = INT_MIN;
+      try {
+        got = solver.value(b);
+      } catch (const search::Interrupted& e) {
+        ++interrupted;
+        CHECK(e.lower <= v);
+        CHECK(v <= e.upper);
+        cancel = false;
+        armed = false;
+        got = solver.value(b);
+        armed = true;
+      }
+      REQUIRE(got == v);
+    }
+    CHECK(interrupted > 0);
+  }
+}
