@@ -2,8 +2,9 @@
 //
 // SearchContext is what all searchers of one solve share: the rules, the key scheme, the
 // lock-free transposition table and its share (table_share.hpp: busy marks, growth), the
-// endgame probe, the move generator's tables and the stop flag of a parallel pass. A Searcher is one
-// thread's search with its own node counter. The search is compiled once per pit count and
+// endgame probe, the move generator's tables, the split points of its searchers
+// (split_point.hpp) and the stop flag of a parallel pass. A Searcher is one thread's search
+// with its own node counter. The search is compiled once per pit count and
 // rule set (solver/base/sowing_kernel.hpp's move generator, shared with the database builder). Values are remainder
 // values (engine/board.hpp): the mover's future store gain minus the opponent's, store-independent, so the table stores
 // them without the stores and any two paths to the same pits transpose.
@@ -146,9 +147,10 @@ class Searcher {
   // The same without the hint: for the split points' loops.
   bool unwinding_at(const SplitPoint* sp) const { return ctx_->unwinding() || SplitPoint::cut_above(sp); }
 
-  // At a node of k seeds whose first child is searched (best, best_move, a so far): share the
-  // children list[0..count) with idle searchers and search them with them; returns when all
-  // are done (or cut, or unwinding), with sp's best, best_move, a and estimate filled in.
+  // At a node whose first child is searched, sp filled in by the caller (the children to share,
+  // b0, k, depth, and the node's a, best and best_move so far): publish it, search its
+  // children with the searchers that join, and return when all are done, cut or unwinding,
+  // every helper gone, with sp's a, best, best_move and estimate final.
   template <int M, Sowing S, Capture C, EndRule E>
   void split(SplitPoint& sp);
   // A searcher's loop at a split point: the next child, until none is left or it is cut.
@@ -156,8 +158,8 @@ class Searcher {
   static void work_at(Searcher& searcher, SplitPoint& sp);
   // The owner of sp, its children all handed out: helps below sp until its helpers have left.
   void wait_for_helpers(SplitPoint& sp);
-  // Join and work at split points (below `within` if given) while keep_waiting(); the time
-  // without one is idle time.
+  // Join and work at split points (below `within` if given) until until(); the time without
+  // one is idle time.
   template <class Until>
   void look_for_work(const SplitPoint* within, const Until& until);
 

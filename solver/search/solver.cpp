@@ -18,9 +18,9 @@ namespace {
 // Boards are marked busy in a parallel search only from this many seeds above the
 // database's: below, subtrees are too small for the marks to pay.
 constexpr int kBusySeedsAboveDatabase = 4;
-// A board this many seeds above the database or more (or with none) is tall: MTD(f) starts
-// from an estimate only there, and only there may the iterative deepening go deep. Below,
-// the exact passes are cheap and neither would pay.
+// A board this many seeds above the database or more (or with none) is tall: only there may
+// the iterative deepening go deep, and only there, without a database, does MTD(f) start
+// from an estimate. Below, the exact passes are cheap and neither would pay.
 constexpr int kTallAboveDatabase = 28;
 // The default table bypass (SolverOptions::table_seeds_above_db): with the boards below the
 // shared table in each searcher's near table, and without (docs/search.md, "A near table").

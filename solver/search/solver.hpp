@@ -82,10 +82,12 @@ struct SolverOptions {
   // ordering, and the last shallow value is MTD(f)'s first guess): MTD(f) searches to
   // deepening_step, 2 deepening_step, ... sowings, up to deepening_max_depth, stopping after
   // an iteration that searched deepening_iteration_nodes nodes or more a thread; on a board at
-  // least 28 seeds above the database (as for the estimate) whose iteration's cut-offs still
+  // least 28 seeds above the database (a tall board) whose iteration's cut-offs still
   // overturned the static move order (children.hpp) at more than deepening_reorder_share of
   // its fail-high nodes, after one that searched deepening_reorder_nodes or more a thread
-  // instead (docs/search.md, "The deepening's budget"). step 0: none.
+  // instead (docs/search.md, "The deepening's budget"). "A thread": the busiest searcher's
+  // nodes with busy marks, where each walks the tree; all nodes with split points, where the
+  // searchers share one tree. step 0: none.
   int deepening_step = 3;
   int deepening_max_depth = 30;
   std::uint64_t deepening_iteration_nodes = std::uint64_t(1) << 17;
@@ -208,7 +210,8 @@ class Solver {
   Searcher::ShallowCuts shallow_cuts() const;
   int seeds_checked(const Board& b) const;
   // A board of k seeds is tall 28 seeds or more above the database (kTallAboveDatabase;
-  // without one, from 28 seeds): the first guess's estimate and the long deepening are for it.
+  // without one, from 28 seeds): the long deepening (and, without a database, the first
+  // guess's estimate) are for it.
   bool is_tall(int k) const;
 
   std::shared_ptr<TableShare> share_;  // this Solver's alone until handed out
