@@ -46,6 +46,26 @@ TEST_CASE("cli search: solve agrees with --reference and keeps the JSON keys", "
   }
 }
 
+TEST_CASE("cli search: two threads by split points or busy marks give one thread's value", "[cli][search]") {
+  // Kalah(5,3) empty capture without a database: split points from 4 seeds, so both ways share work.
+  const std::string game = "solve --pits 5 --seeds 3 --rules empty-capture --tt-memory 16M --json ";
+  const auto one = run_kalah(game + "--threads 1");
+  const auto split = run_kalah(game + "--threads 2");
+  const auto marks = run_kalah(game + "--threads 2 --parallel marks");
+  for (const auto* r : {&one, &split, &marks}) {
+    REQUIRE(r->exit_code == 0);
+    CHECK(int_field(r->out, "value") == int_field(one.out, "value"));
+    CHECK(has_key(r->out, "split_points"));
+    CHECK(has_key(r->out, "idle_seconds"));
+  }
+  CHECK(int_field(one.out, "split_points") == 0);
+  CHECK(int_field(split.out, "split_points") > 0);
+  CHECK(int_field(marks.out, "split_points") == 0);
+  const auto text = run_kalah("solve --pits 5 --seeds 3 --rules empty-capture --tt-memory 16M --threads 2");
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find(" split points, ") != std::string::npos);
+}
+
 TEST_CASE("cli search: solve --value-only gives the value and leaves out the play", "[cli][search]") {
   for (const char* where :
        {"--pits 4 --seeds 3", "--position 0,2,1,0/1,0,3,1/7/9/N", "--position 0,0,0,0/1,0,0,0/3/4/S"}) {
@@ -118,6 +138,7 @@ TEST_CASE("cli search: bad input gives one-line errors and exit codes", "[cli][s
       {"solve --pits 4 --seeds 2 --threads -1", 2},
       {"solve --pits 4 --seeds 2 --tt-memory lots", 2},
       {"solve --pits 4 --seeds 2 --tt-above-db -1", 2},
+      {"solve --pits 4 --seeds 2 --parallel sometimes", 2},
       {"solve --pits 4 --seeds 2 --near-table lots", 2},
       {"solve --pits 4 --seeds 2 --near-table -4K", 2},
       {"solve --pits 4 --seeds 2 --near-table 2T", 2},
