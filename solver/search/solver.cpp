@@ -229,10 +229,13 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
     // are, and their mean, which varies by run, stopped Kalah(6,4) at the 24-seed memory after
     // 18 sowings (196 K nodes on one thread) in some runs on two threads and after 21 (1.06 M
     // more) in others.
-    // With split points the searchers share one tree: its nodes are the total.
-    std::uint64_t busiest = ctx_.split ? used : 0;
-    for (std::size_t i = 0; i < searchers_.size() && !ctx_.split; ++i)
-      busiest = std::max(busiest, searchers_[i]->nodes() - searcher_nodes0[i]);
+    // With split points the searchers share one tree: the iteration's cost is all their nodes.
+    std::uint64_t cost = used;
+    if (!ctx_.split) {
+      cost = 0;
+      for (std::size_t i = 0; i < searchers_.size(); ++i)
+        cost = std::max(cost, searchers_[i]->nodes() - searcher_nodes0[i]);
+    }
     if (options_.progress) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (s >= options_.progress_after)
@@ -248,7 +251,7 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
     const double reordered = static_cast<double>(cuts.reordered - cuts0.reordered);
     const bool reordering =
         tall && reordered > options_.deepening_reorder_share * static_cast<double>(cuts.cuts - cuts0.cuts);
-    if (busiest >= (reordering ? options_.deepening_reorder_nodes : options_.deepening_iteration_nodes)) break;
+    if (cost >= (reordering ? options_.deepening_reorder_nodes : options_.deepening_iteration_nodes)) break;
   }
   return guess;
 }
