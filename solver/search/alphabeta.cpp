@@ -477,7 +477,6 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
           // A helper's child that depended on the horizon makes this node's result an
           // estimate, for this node and for its ancestors (which compare horizon_).
           if (sp.estimate) ++horizon_;
-          searched += sp.count;
           break;
         }
       }

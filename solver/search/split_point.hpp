@@ -72,6 +72,7 @@ class SplitPool {
   void publish(SplitPoint* sp) {
     const std::lock_guard guard(lock_);
     open_.push_back(sp);
+    open_count_.store(open_.size(), std::memory_order_relaxed);
   }
   void withdraw(SplitPoint* sp) {
     const std::lock_guard guard(lock_);
@@ -81,10 +82,12 @@ class SplitPool {
         open_.pop_back();
         break;
       }
+    open_count_.store(open_.size(), std::memory_order_relaxed);
   }
   // Join the open split point with work and the most seeds (among the descendants of
   // `within` when given), counted as its helper; nullptr if none.
   SplitPoint* join(const SplitPoint* within) {
+    if (open_count_.load(std::memory_order_relaxed) == 0) return nullptr;  // no lock while nothing is open
     const std::lock_guard guard(lock_);
     SplitPoint* pick = nullptr;
     for (SplitPoint* sp : open_)
@@ -108,6 +111,7 @@ class SplitPool {
  private:
   std::mutex lock_;
   std::vector<SplitPoint*> open_;
+  std::atomic<std::size_t> open_count_{0};  // open_.size(), read without the lock by searchers spinning
   std::vector<std::atomic<bool>> hints_;
 };
 
