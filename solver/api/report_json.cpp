@@ -91,6 +91,7 @@ Json to_json(const SolveReport& r) {
   if (search) {
     j["split_points"] = s.split_points;
     j["idle_seconds"] = s.idle_seconds;
+    j["discarded_nodes"] = s.discarded_nodes;
     j["passes"] = s.passes;
     j["first_guess"] = s.first_guess ? Json(s.first_guess->value) : Json(nullptr);
     j["estimate_depth"] = s.first_guess ? s.first_guess->depth : 0;
@@ -135,6 +136,7 @@ Json without_statistics(Json j) {
                         "passes",
                         "split_points",
                         "idle_seconds",
+                        "discarded_nodes",
                         "first_guess",
                         "deepening_depth",
                         "table",

@@ -31,6 +31,7 @@ class Meter {
         passes0_(session.solver().passes()),
         split_points0_(session.solver().split_points()),
         idle0_(session.solver().idle_seconds()),
+        discarded0_(session.solver().discarded_nodes()),
         book_hits0_(session.book_hits()),
         t0_(Clock::now()) {}
   std::uint64_t nodes() const { return session_.solver().nodes() - nodes0_; }
@@ -46,6 +47,7 @@ class Meter {
     st.passes = solver.passes() - passes0_;
     st.split_points = solver.split_points() - split_points0_;
     st.idle_seconds = solver.idle_seconds() - idle0_;
+    st.discarded_nodes = solver.discarded_nodes() - discarded0_;
     st.table_bytes = solver.table_bytes();
     st.table_max_bytes = solver.table_max_bytes();
     st.table_entries = solver.table_capacity();
@@ -69,6 +71,7 @@ class Meter {
   Session& session_;
   std::uint64_t nodes0_, passes0_, split_points0_;
   double idle0_;
+  std::uint64_t discarded0_;
   std::uint64_t book_hits0_;
   Clock::time_point t0_;
 };

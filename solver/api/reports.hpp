@@ -34,6 +34,7 @@ struct SearchStats {
   int threads = 1;
   std::uint64_t split_points = 0;               // split points the threads opened (search::Solver)
   double idle_seconds = 0;                      // the threads' time waiting for work, all together
+  std::uint64_t discarded_nodes = 0;            // nodes of split points' children a cut threw away
   std::uint64_t passes = 0;                     // null-window passes
   std::optional<search::Estimate> first_guess;  // MTD(f)'s first guess at the root (none: no pass ran)
   int deepening_depth = 0;                      // the root's deepest iterative-deepening iteration (0: none)

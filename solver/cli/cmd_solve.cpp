@@ -96,7 +96,8 @@ void print_text(const api::SolveReport& r) {
                    "the value)\n";
     std::cout << "threads   " << s.threads;
     if (s.split_points > 0)
-      std::cout << "  (" << s.split_points << " split points, " << s.idle_seconds << " s idle in all)";
+      std::cout << "  (" << s.split_points << " split points, " << s.discarded_nodes << " nodes discarded by cuts, "
+                << s.idle_seconds << " s idle in all)";
     std::cout << "\n"
               << "table     " << s.table_used << " of " << s.table_entries << " entries used ("
               << byte_text(s.table_bytes)

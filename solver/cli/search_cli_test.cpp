@@ -57,6 +57,7 @@ TEST_CASE("cli search: two threads by split points or busy marks give one thread
     CHECK(int_field(r->out, "value") == int_field(one.out, "value"));
     CHECK(has_key(r->out, "split_points"));
     CHECK(has_key(r->out, "idle_seconds"));
+    CHECK(has_key(r->out, "discarded_nodes"));
   }
   CHECK(int_field(one.out, "split_points") == 0);
   CHECK(int_field(split.out, "split_points") >= 0);  // timing: a loaded machine may leave the helper no node

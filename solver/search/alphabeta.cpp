@@ -133,7 +133,7 @@ void Searcher::work_at(Searcher& self, SplitPoint& sp) {
   const SearchContext& ctx = *self.ctx_;
   for (;;) {
     if (self.unwinding_at(&sp)) break;
-    int i, a;
+    int i, a, position;
     {
       const std::lock_guard guard(sp.lock);
       const int at = sp.next.load(std::memory_order_relaxed);
@@ -141,8 +141,12 @@ void Searcher::work_at(Searcher& self, SplitPoint& sp) {
       sp.next.store(at + 1, std::memory_order_relaxed);
       i = sp.list[at];
       a = sp.a;
+      position = at;
     }
     const Child& c = sp.children[i];
+    // A child's nodes are all discarded if its result is (the nested split points' discards
+    // inside it are then part of them, not added twice).
+    const std::uint64_t nodes_before = self.nodes_, discarded_before = self.discarded_;
     int r;
     bool estimate = false;
     if (c.hi <= a) {  // cannot raise the value: its upper bound is all we need
@@ -157,14 +161,23 @@ void Searcher::work_at(Searcher& self, SplitPoint& sp) {
       r = c.through(c.seeds < ctx.table_min_seeds
                         ? self.search_near<M, S, C, E>(base::to_bits(c.board), c.seeds, w.alpha, w.beta, sp.depth - 1)
                         : self.search_t<M, S, C, E>(c.board, c.seeds, c.key, nullptr, w.alpha, w.beta, sp.depth - 1));
-      if (self.unwinding()) break;
+      if (self.unwinding()) {
+        self.discarded_ = discarded_before + (self.nodes_ - nodes_before);
+        break;
+      }
       estimate = self.horizon_ != horizon_before;
     }
     const std::lock_guard guard(sp.lock);
+    if (sp.best >= sp.b0) self.discarded_ = discarded_before + (self.nodes_ - nodes_before);  // a brother cut first
     if (estimate) sp.estimate = true;
-    if (r > sp.best) {
+    // Of equal results the earliest in the order, as one searcher would keep (the sowing stored
+    // for an all-node orders the next pass: by the finishing order it was another each run).
+    if (r > sp.best || (r == sp.best && c.hi > a && position < sp.best_at)) {
       sp.best = r;
-      if (c.hi > a) sp.best_move = c.pit;
+      if (c.hi > a) {
+        sp.best_move = c.pit;
+        sp.best_at = position;
+      }
     }
     if (sp.best > sp.a) sp.a = sp.best;
     if (sp.best >= sp.b0 && !sp.cut.load(std::memory_order_relaxed)) {

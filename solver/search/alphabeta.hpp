@@ -101,6 +101,9 @@ class Searcher {
   // (in help, or as an owner whose helpers were still busy with nothing to join).
   std::uint64_t split_points() const { return split_points_; }
   double idle_seconds() const { return static_cast<double>(idle_ns_) * 1e-9; }
+  // Nodes searched under split points whose results a cut threw away (a child's search that
+  // unwound, or that returned after a brother had cut): the speculative work of split points.
+  std::uint64_t discarded_nodes() const { return discarded_; }
   // Boards met at the horizon of shallow searches so far (0 after full-depth searches only).
   std::uint64_t horizon_boards() const { return horizon_; }
   // The fail-high nodes of shallow searches in the table so far whose cut came from a searched
@@ -174,6 +177,7 @@ class Searcher {
   std::uint64_t horizon_ = 0;
   std::uint64_t split_points_ = 0;
   std::uint64_t idle_ns_ = 0;
+  std::uint64_t discarded_ = 0;
   ShallowCuts shallow_cuts_;
   NearTable near_;  // bounds for boards below the shared table, this searcher's own
 };

@@ -178,6 +178,12 @@ std::uint64_t Solver::split_points() const {
   return n;
 }
 
+std::uint64_t Solver::discarded_nodes() const {
+  std::uint64_t n = 0;
+  for (const auto& s : searchers_) n += s->discarded_nodes();
+  return n;
+}
+
 double Solver::idle_seconds() const {
   double t = 0;
   for (const auto& s : searchers_) t += s->idle_seconds();
@@ -208,7 +214,7 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
     // each other, so the passes stop after a few even if the window has not closed.
     int lo = -k - 1, hi = k + 1;
     const std::uint64_t horizon0 = horizon_boards();
-    const std::uint64_t nodes0 = nodes();
+    const std::uint64_t nodes0 = nodes(), discarded0 = discarded_nodes();
     std::vector<std::uint64_t> searcher_nodes0;
     for (const auto& s : searchers_) searcher_nodes0.push_back(s->nodes());
     const Searcher::ShallowCuts cuts0 = shallow_cuts();
@@ -229,8 +235,12 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
     // are, and their mean, which varies by run, stopped Kalah(6,4) at the 24-seed memory after
     // 18 sowings (196 K nodes on one thread) in some runs on two threads and after 21 (1.06 M
     // more) in others.
-    // With split points the searchers share one tree: the iteration's cost is all their nodes.
-    std::uint64_t cost = used;
+    // With split points the searchers share one tree: the iteration's cost is all their nodes
+    // but those a cut threw away, which one searcher would mostly not have searched (Kalah(5,5)
+    // to 18 sowings: 106-141 K nodes on two threads, over the budget in 5 of 12 runs, and the
+    // deepening then stopped there, 1.9-2.5 M nodes in all instead of 1.3-1.8 M; less the
+    // discarded ones 92-124 K).
+    std::uint64_t cost = used - (discarded_nodes() - discarded0);
     if (!ctx_.split) {
       cost = 0;
       for (std::size_t i = 0; i < searchers_.size(); ++i)
@@ -240,7 +250,8 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (s >= options_.progress_after)
         options_.progress("depth " + std::to_string(depth) + ": estimate " + std::to_string(guess) + ", " +
-                          std::to_string(used) + " nodes, " + std::to_string(s) + " s");
+                          std::to_string(used) + " nodes (" + std::to_string(discarded_nodes() - discarded0) +
+                          " discarded), " + std::to_string(s) + " s");
     }
     if (horizon_boards() == horizon0) break;  // every line seen to its end: exact
     // Deeper would cost too much: soon where the static order foresaw the cuts or the exact

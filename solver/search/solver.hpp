@@ -86,8 +86,8 @@ struct SolverOptions {
   // overturned the static move order (children.hpp) at more than deepening_reorder_share of
   // its fail-high nodes, after one that searched deepening_reorder_nodes or more a thread
   // instead (docs/search.md, "The deepening's budget"). "A thread": the busiest searcher's
-  // nodes with busy marks, where each walks the tree; all nodes with split points, where the
-  // searchers share one tree. step 0: none.
+  // nodes with busy marks, where each walks the tree; with split points, where the searchers
+  // share one tree, all nodes but those a cut threw away (Solver::discarded_nodes). step 0: none.
   int deepening_step = 3;
   int deepening_max_depth = 30;
   std::uint64_t deepening_iteration_nodes = std::uint64_t(1) << 17;
@@ -162,9 +162,10 @@ class Solver {
   std::uint64_t passes() const { return passes_; }  // MTD(f) passes so far
   // With split points (SolverOptions::split_points): how many the searchers opened so far,
   // and the seconds they spent, all threads together, waiting for work (CPU time too: they
-  // spin).
+  // spin), and the nodes of theirs that a cut threw away (Searcher::discarded_nodes).
   std::uint64_t split_points() const;
   double idle_seconds() const;
+  std::uint64_t discarded_nodes() const;
   // The first guess of the exact passes of the latest value() call (the last
   // iterative-deepening estimate when there was one), and the depth-limited estimate that
   // started it (depth 0: none). None when that call ran no pass (a terminal or database board,

@@ -45,6 +45,7 @@ struct SplitPoint {
   int a = 0;                     // the node's alpha so far
   int best = 0;                  // the node's best result so far
   int best_move = -1;            // its sowing
+  int best_at = -1;              // best_move's position in list (-1: searched before the split)
   bool estimate = false;         // a result depended on the horizon of a shallow search
   std::atomic<int> helpers{0};   // searchers other than the owner working in it
   std::atomic<bool> cut{false};  // a child reached b0: the rest are not needed

@@ -66,6 +66,7 @@ TEST_CASE("split points: 2, 3 and 4 threads give one thread's values, every rule
         }
         INFO("rules " << rules.describe() << " database " << with_db << " threads " << threads);
         split_points += solver.split_points();
+        CHECK(solver.discarded_nodes() < solver.nodes());
         CHECK(solver.table_doublings() > 0);
       }
     }
@@ -88,6 +89,8 @@ TEST_CASE("split points: off, the searchers walk the tree with busy marks alone"
   }
   CHECK(marks.split_points() == 0);
   CHECK(plain.split_points() == 0);
+  CHECK(marks.discarded_nodes() == 0);
+  CHECK(plain.discarded_nodes() == 0);
 }
 
 TEST_CASE("split points: a cancelled pass leaves no helper behind", "[search]") {
