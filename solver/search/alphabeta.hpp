@@ -103,7 +103,6 @@ class Searcher {
   double idle_seconds() const { return static_cast<double>(idle_ns_) * 1e-9; }
   // Nodes searched under split points whose results a cut threw away (a child's search that
   // unwound, or that returned after a brother had cut): the speculative work of split points.
-  // A pass stopped (table growth, cancel) unwinds too: its children's nodes count as well.
   std::uint64_t discarded_nodes() const { return discarded_; }
   // Boards met at the horizon of shallow searches so far (0 after full-depth searches only).
   std::uint64_t horizon_boards() const { return horizon_; }
