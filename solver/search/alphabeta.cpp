@@ -133,15 +133,14 @@ void Searcher::work_at(Searcher& self, SplitPoint& sp) {
   const SearchContext& ctx = *self.ctx_;
   for (;;) {
     if (self.unwinding_at(&sp)) break;
-    int i, a, position;
+    int i, a, at;
     {
       const std::lock_guard guard(sp.lock);
-      const int at = sp.next.load(std::memory_order_relaxed);
+      at = sp.next.load(std::memory_order_relaxed);
       if (at >= sp.count || sp.best >= sp.b0) break;
       sp.next.store(at + 1, std::memory_order_relaxed);
       i = sp.list[at];
       a = sp.a;
-      position = at;
     }
     const Child& c = sp.children[i];
     // A child's nodes are all discarded if its result is (the nested split points' discards
@@ -174,11 +173,11 @@ void Searcher::work_at(Searcher& self, SplitPoint& sp) {
     if (estimate) sp.estimate = true;
     // Of equal results the earliest in the order, as one searcher would keep (the sowing stored
     // for an all-node orders the next pass: by the finishing order it was another each run).
-    if (r > sp.best || (r == sp.best && c.hi > a && position < sp.best_at)) {
+    if (r > sp.best || (r == sp.best && c.hi > a && at < sp.best_at)) {
       sp.best = r;
       if (c.hi > a) {
         sp.best_move = c.pit;
-        sp.best_at = position;
+        sp.best_at = at;
       }
     }
     if (sp.best > sp.a) sp.a = sp.best;

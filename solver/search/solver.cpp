@@ -239,7 +239,7 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
     // but those a cut threw away, which one searcher would mostly not have searched (Kalah(5,5)
     // to 18 sowings: 106-141 K nodes on two threads, over the budget in 5 of 12 runs, and the
     // deepening then stopped there, 1.9-2.5 M nodes in all instead of 1.3-1.8 M; less the
-    // discarded ones 92-124 K).
+    // discarded ones 98-124 K).
     std::uint64_t cost = used - (discarded_nodes() - discarded0);
     if (!ctx_.split) {
       cost = 0;
