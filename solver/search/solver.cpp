@@ -3,8 +3,11 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdint>
+#include <exception>
+#include <mutex>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
@@ -166,9 +169,27 @@ std::pair<int, int> Solver::known_bounds(const Board& b, int k) const {
   return {std::max(base::min_value(k, ctx_.rules), known.lower), std::min(base::max_value(k), known.upper)};
 }
 
-std::uint64_t Solver::nodes() const {
+std::uint64_t Solver::own_nodes() const {
   std::uint64_t n = 0;
   for (const auto& s : searchers_) n += s->nodes();
+  return n;
+}
+
+std::uint64_t Solver::own_discarded_nodes() const {
+  std::uint64_t n = 0;
+  for (const auto& s : searchers_) n += s->discarded_nodes();
+  return n;
+}
+
+std::uint64_t Solver::nodes() const {
+  std::uint64_t n = own_nodes();
+  for (const auto& h : test_helpers_) n += h->nodes();
+  return n;
+}
+
+std::uint64_t Solver::passes() const {
+  std::uint64_t n = passes_;
+  for (const auto& h : test_helpers_) n += h->passes();
   return n;
 }
 
@@ -179,8 +200,8 @@ std::uint64_t Solver::split_points() const {
 }
 
 std::uint64_t Solver::discarded_nodes() const {
-  std::uint64_t n = 0;
-  for (const auto& s : searchers_) n += s->discarded_nodes();
+  std::uint64_t n = own_discarded_nodes();
+  for (const auto& h : test_helpers_) n += h->discarded_nodes();
   return n;
 }
 
@@ -214,7 +235,7 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
     // each other, so the passes stop after a few even if the window has not closed.
     int lo = -k - 1, hi = k + 1;
     const std::uint64_t horizon0 = horizon_boards();
-    const std::uint64_t nodes0 = nodes(), discarded0 = discarded_nodes();
+    const std::uint64_t nodes0 = own_nodes(), discarded0 = own_discarded_nodes();
     std::vector<std::uint64_t> searcher_nodes0;
     for (const auto& s : searchers_) searcher_nodes0.push_back(s->nodes());
     const Searcher::ShallowCuts cuts0 = shallow_cuts();
@@ -228,7 +249,7 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
       guess = r;
     }
     deepening_depth_ = depth;
-    const std::uint64_t used = nodes() - nodes0;
+    const std::uint64_t used = own_nodes() - nodes0;
     // The budget is the busiest searcher's: each searcher of a shallow pass searches most of
     // the shallow tree (Kalah(5,5) to 18 sowings: 98.6 K nodes on one thread, 132-196 K on
     // two), so the iterations' total would stop the deepening shallower the more threads there
@@ -240,7 +261,7 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
     // to 18 sowings: 106-141 K nodes on two threads, over the budget in 5 of 12 runs, and the
     // deepening then stopped there, 1.9-2.5 M nodes in all instead of 1.3-1.8 M; less the
     // discarded ones 98-124 K).
-    std::uint64_t cost = used - (discarded_nodes() - discarded0);
+    std::uint64_t cost = used - (own_discarded_nodes() - discarded0);
     if (!ctx_.split) {
       cost = 0;
       for (std::size_t i = 0; i < searchers_.size(); ++i)
@@ -250,7 +271,7 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (s >= options_.progress_after)
         options_.progress("depth " + std::to_string(depth) + ": estimate " + std::to_string(guess) + ", " +
-                          std::to_string(used) + " nodes (" + std::to_string(discarded_nodes() - discarded0) +
+                          std::to_string(used) + " nodes (" + std::to_string(own_discarded_nodes() - discarded0) +
                           " discarded), " + std::to_string(s) + " s");
     }
     if (horizon_boards() == horizon0) break;  // every line seen to its end: exact
@@ -273,7 +294,7 @@ int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int uppe
     TableAccess access(*share_);
     const BoardKey::Split key = ctx_.key.split(b, table_->index_bits());
     int result = 0;
-    if (threads_ == 1) {
+    if (threads_ == 1 || walker_alone_) {  // (no searcher is idle to share with)
       result = searchers_[0]->search(b, k, key, alpha, beta, depth);
     } else if (ctx_.split) {
       ctx_.split->done.store(false);
@@ -305,8 +326,8 @@ int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int uppe
     if (!grew) return result;
     // The pass was (perhaps) stopped for the table to grow: again, on twice the table.
     if (options_.progress)
-      options_.progress("table grown to " + std::to_string(table_bytes() >> 20) + " MiB at " + std::to_string(nodes()) +
-                        " nodes");
+      options_.progress("table grown to " + std::to_string(table_bytes() >> 20) + " MiB at " +
+                        std::to_string(own_nodes()) + " nodes");
   }
 }
 
@@ -364,7 +385,6 @@ std::vector<int> Solver::best_sowings(const Board& b) {
 }
 
 std::vector<int> Solver::best_sowings(const Board& b, int target, bool first_only) {
-  std::vector<int> best;
   const int m = ctx_.pits;
   // Every sowing in pit order, or the line's preference until one attains: its first choice
   // is most often the sowing the value's own passes proved, whose test the table answers.
@@ -375,20 +395,70 @@ std::vector<int> Solver::best_sowings(const Board& b, int target, bool first_onl
     for (int pit = 0; pit < m; ++pit)
       if (b.cells[pit]) pits[n++] = pit;
   }
-  for (int i = 0; i < n; ++i) {
-    const int pit = pits[i];
-    Board next = b;
-    const SowOutcome o = sow(next, m, pit, ctx_.rules);
-    // Through this sowing the value is o.stored + v(next) (extra turn) or o.stored - v(flipped
-    // next); no sowing exceeds the target, so reaching it is the test.
-    const bool attains = o.extra_turn ? value_at_least(next, target - o.stored)
-                                      : !value_at_least(flipped(next, m), o.stored - target + 1);
-    if (attains) {
-      best.push_back(pit);
-      if (first_only) break;
+  bool attains[kMaxPits] = {};
+  // Side by side below tall boards only: a tall board's tests are long and unequal (Kalah(5,6)
+  // at the 26-seed memory: 5.6, 6.6, 13.9 and 29.0 M nodes), and the threads of the short ones
+  // would then wait for the long one, which split points share.
+  if (!first_only && ctx_.split && n >= threads_ && !is_tall(seeds_checked(b))) {
+    tests_side_by_side(b, target, pits, n, attains);
+  } else {
+    for (int i = 0; i < n; ++i) {
+      attains[i] = sowing_attains(b, pits[i], target);
+      if (attains[i] && first_only) break;
     }
   }
+  std::vector<int> best;
+  for (int i = 0; i < n; ++i)
+    if (attains[i]) {
+      best.push_back(pits[i]);
+      if (first_only) break;
+    }
   return best;
+}
+
+bool Solver::sowing_attains(const Board& b, int pit, int target) {
+  const int m = ctx_.pits;
+  Board next = b;
+  const SowOutcome o = sow(next, m, pit, ctx_.rules);
+  // Through this sowing the value is o.stored + v(next) (extra turn) or o.stored - v(flipped
+  // next); no sowing exceeds the target, so reaching it is the test.
+  return o.extra_turn ? value_at_least(next, target - o.stored)
+                      : !value_at_least(flipped(next, m), o.stored - target + 1);
+}
+
+void Solver::tests_side_by_side(const Board& b, int target, const int* pits, int n, bool* attains) {
+  // The tests are independent: each thread takes the next one and searches it alone, this
+  // Solver's walker and one-thread Solvers on the same table, so no test's split points
+  // speculate (a test of a sowing that does not attain is a cut at its root whose
+  // refutation is often not the first reply tried: docs/search.md, "The full solve's tests").
+  if (test_helpers_.size() + 1 < static_cast<std::size_t>(threads_)) {
+    const std::shared_ptr<TableShare> share = table_share();
+    while (test_helpers_.size() + 1 < static_cast<std::size_t>(threads_)) {
+      SolverOptions o = options_;
+      o.threads = 1;
+      o.share = share;
+      o.progress = nullptr;
+      test_helpers_.push_back(std::make_unique<Solver>(ctx_.pits, ctx_.rules, ctx_.key.max_seeds(), std::move(o)));
+    }
+  }
+  std::atomic<int> next{0};
+  std::exception_ptr error;
+  std::mutex error_lock;
+  walker_alone_ = true;
+#pragma omp parallel num_threads(threads_)
+  {
+    const int t = omp_get_thread_num();
+    Solver& solver = t == 0 ? *this : *test_helpers_[static_cast<std::size_t>(t - 1)];
+    try {
+      for (int i; (i = next.fetch_add(1)) < n;) attains[i] = solver.sowing_attains(b, pits[i], target);
+    } catch (...) {  // (Interrupted: the cancel stops the others too)
+      const std::lock_guard guard(error_lock);
+      if (!error) error = std::current_exception();
+      next.store(n);
+    }
+  }
+  walker_alone_ = false;
+  if (error) std::rethrow_exception(error);
 }
 
 int Solver::value(const Board& b) {
@@ -425,7 +495,7 @@ int Solver::value(const Board& b) {
     guess = std::clamp(base::round_down(estimate, k), lo, hi);
     first_guess_->value = guess;
   }
-  const std::uint64_t nodes0 = nodes();
+  const std::uint64_t nodes0 = own_nodes();
   while (lo < hi) {
     const int gamma = guess == lo ? guess + 1 : guess;  // test value >= gamma
     const int r = pass(b, k, gamma - 1, gamma, lo, hi);
@@ -438,7 +508,7 @@ int Solver::value(const Board& b) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (s >= options_.progress_after)
         options_.progress("pass " + std::to_string(passes_) + ": value in [" + std::to_string(lo) + ", " +
-                          std::to_string(hi) + "], " + std::to_string(nodes() - nodes0) + " nodes, " +
+                          std::to_string(hi) + "], " + std::to_string(own_nodes() - nodes0) + " nodes, " +
                           std::to_string(s) + " s");
     }
   }

@@ -137,7 +137,10 @@ class Solver {
   // when r < gamma. Throws Interrupted when cancelled.
   int test(const Board& b, int gamma);
   // The sowings (0-based pits) of b's mover that attain value(b), by null-window tests of
-  // each sowing against the value; empty when b is terminal.
+  // each sowing against the value; empty when b is terminal. On T > 1 threads with split
+  // points, a board that is not tall with at least T sowings has its tests searched side by
+  // side, a thread each (one-thread Solvers on this one's table; their nodes and passes count
+  // in nodes() and passes()).
   std::vector<int> best_sowings(const Board& b);
   // The same for a non-terminal board whose value is known (value(b)); with first_only, only
   // the line's sowing: the first of line_order (analysis.hpp) that attains it, whose test the
@@ -158,8 +161,8 @@ class Solver {
 
   int pits() const { return ctx_.pits; }
   int threads() const { return threads_; }
-  std::uint64_t nodes() const;                      // nodes searched so far, all threads, all calls
-  std::uint64_t passes() const { return passes_; }  // MTD(f) passes so far
+  std::uint64_t nodes() const;   // nodes searched so far, all threads, all calls
+  std::uint64_t passes() const;  // MTD(f) passes so far
   // With split points (SolverOptions::split_points): how many the searchers opened so far,
   // and the seconds they spent, all threads together, waiting for work (CPU time too: they
   // spin), and the nodes of theirs that a cut threw away (Searcher::discarded_nodes).
@@ -209,6 +212,15 @@ class Solver {
  private:
   std::uint64_t horizon_boards() const;
   Searcher::ShallowCuts shallow_cuts() const;
+  // This Solver's searchers' counts alone (not the test helpers'): for its own passes'
+  // budgets and progress lines, read while the helpers may be searching.
+  std::uint64_t own_nodes() const;
+  std::uint64_t own_discarded_nodes() const;
+  // Does sowing `pit` of b attain `target` (b's value)? One null-window test.
+  bool sowing_attains(const Board& b, int pit, int target);
+  // attains[i] = sowing_attains(b, pits[i], target) for i < n (n >= threads), the tests
+  // side by side: a thread each, this Solver's walker and the test helpers on its table.
+  void tests_side_by_side(const Board& b, int target, const int* pits, int n, bool* attains);
   int seeds_checked(const Board& b) const;
   // A board of k seeds is tall 28 seeds or more above the database (kTallAboveDatabase;
   // without one, from 28 seeds): the long deepening (and, without a database, the first
@@ -226,6 +238,10 @@ class Solver {
   bool table_capped_ = false;
   std::optional<Estimate> first_guess_;
   int deepening_depth_ = 0;
+  // One-thread Solvers on this one's table for the root's tests side by side (made at the
+  // first full solve on more than one thread), and whether a pass runs on the walker alone.
+  std::vector<std::unique_ptr<Solver>> test_helpers_;
+  bool walker_alone_ = false;
 };
 
 }  // namespace kalah::search

@@ -135,3 +135,48 @@ TEST_CASE("split points: a cancelled pass leaves no helper behind", "[search]") 
     CHECK(interrupted > 0);
   }
 }
+
+TEST_CASE("split points: a full solve's root tests side by side give one thread's best sowings", "[search]") {
+  // With at least as many sowings as threads, the root's tests run a thread each (this
+  // Solver's walker and one-thread Solvers on its table); a cancel during them throws
+  // Interrupted and leaves the Solver exact.
+  std::mt19937 rng(16381);
+  for (const Rules& rules : all_value_rules()) {
+    const EndgameDatabase db = EndgameDatabase::build_in_memory(5, rules, 6, 2);
+    ReferenceSolver ref(5, rules);
+    search::Solver plain(5, rules, 17, options(1, false, &db));
+    for (const int threads : {2, 3}) {
+      std::atomic<bool> cancel{false};
+      search::SolverOptions o = options(threads, true, &db);
+      o.cancel = &cancel;
+      search::Solver solver(5, rules, 17, o);
+      int side_by_side = 0, interrupted = 0;
+      for (int tested = 0; tested < 8;) {
+        Board b;
+        if (!test::random_board(5, 4, 17, rules, rng, b)) continue;
+        int sowings = 0;
+        for (int pit = 0; pit < 5; ++pit) sowings += b.cells[pit] > 0;
+        ++tested;
+        INFO("rules " << rules.describe() << " threads " << threads << " board " << tested);
+        const int v = plain.value(b);
+        REQUIRE(solver.value(b) == v);
+        const std::vector<int> best = plain.best_sowings(b, v, false);
+        if (test::seeds_in(b, 5) <= 13) REQUIRE(best == ref.best_pits(b));
+        if (sowings >= threads) ++side_by_side;
+        if (tested % 2 == 0) {  // cancelled first, unless the table answers every test
+          cancel = true;
+          try {
+            solver.best_sowings(b, v, false);
+          } catch (const search::Interrupted&) {
+            ++interrupted;
+          }
+          cancel = false;
+        }
+        REQUIRE(solver.best_sowings(b, v, false) == best);
+        REQUIRE(solver.value(b) == v);
+      }
+      CHECK(side_by_side > 0);
+      CHECK(interrupted > 0);
+    }
+  }
+}
