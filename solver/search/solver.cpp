@@ -169,52 +169,40 @@ std::pair<int, int> Solver::known_bounds(const Board& b, int k) const {
   return {std::max(base::min_value(k, ctx_.rules), known.lower), std::min(base::max_value(k), known.upper)};
 }
 
+namespace {
+// The sum of a counter over a Solver's searchers (or its test helpers).
+template <class T, class Each, class Count>
+T sum_over(const std::vector<Each>& each, Count count) {
+  T n{};
+  for (const auto& e : each) n += count(*e);
+  return n;
+}
+}  // namespace
+
 std::uint64_t Solver::own_nodes() const {
-  std::uint64_t n = 0;
-  for (const auto& s : searchers_) n += s->nodes();
-  return n;
+  return sum_over<std::uint64_t>(searchers_, [](const Searcher& s) { return s.nodes(); });
 }
-
 std::uint64_t Solver::own_discarded_nodes() const {
-  std::uint64_t n = 0;
-  for (const auto& s : searchers_) n += s->discarded_nodes();
-  return n;
+  return sum_over<std::uint64_t>(searchers_, [](const Searcher& s) { return s.discarded_nodes(); });
 }
-
 std::uint64_t Solver::nodes() const {
-  std::uint64_t n = own_nodes();
-  for (const auto& h : test_helpers_) n += h->nodes();
-  return n;
+  return own_nodes() + sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.nodes(); });
 }
-
 std::uint64_t Solver::passes() const {
-  std::uint64_t n = passes_;
-  for (const auto& h : test_helpers_) n += h->passes();
-  return n;
+  return passes_ + sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.passes(); });
 }
-
 std::uint64_t Solver::split_points() const {
-  std::uint64_t n = 0;
-  for (const auto& s : searchers_) n += s->split_points();
-  return n;
+  return sum_over<std::uint64_t>(searchers_, [](const Searcher& s) { return s.split_points(); });
 }
-
 std::uint64_t Solver::discarded_nodes() const {
-  std::uint64_t n = own_discarded_nodes();
-  for (const auto& h : test_helpers_) n += h->discarded_nodes();
-  return n;
+  return own_discarded_nodes() +
+         sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.discarded_nodes(); });
 }
-
 double Solver::idle_seconds() const {
-  double t = 0;
-  for (const auto& s : searchers_) t += s->idle_seconds();
-  return t;
+  return sum_over<double>(searchers_, [](const Searcher& s) { return s.idle_seconds(); });
 }
-
 std::uint64_t Solver::horizon_boards() const {
-  std::uint64_t n = 0;
-  for (const auto& s : searchers_) n += s->horizon_boards();
-  return n;
+  return sum_over<std::uint64_t>(searchers_, [](const Searcher& s) { return s.horizon_boards(); });
 }
 
 Searcher::ShallowCuts Solver::shallow_cuts() const {
@@ -407,12 +395,9 @@ std::vector<int> Solver::best_sowings(const Board& b, int target, bool first_onl
       if (attains[i] && first_only) break;
     }
   }
-  std::vector<int> best;
+  std::vector<int> best;  // (with first_only, the loop above stopped at the first that attains)
   for (int i = 0; i < n; ++i)
-    if (attains[i]) {
-      best.push_back(pits[i]);
-      if (first_only) break;
-    }
+    if (attains[i]) best.push_back(pits[i]);
   return best;
 }
 
@@ -430,7 +415,7 @@ void Solver::tests_side_by_side(const Board& b, int target, const int* pits, int
   // The tests are independent: each thread takes the next one and searches it alone, this
   // Solver's walker and one-thread Solvers on the same table, so no test's split points
   // speculate (a test of a sowing that does not attain is a cut at its root whose
-  // refutation is often not the first reply tried: docs/search.md, "The full solve's tests").
+  // refutation is often not the first reply tried: docs/search.md, "The root's tests side by side").
   if (test_helpers_.size() + 1 < static_cast<std::size_t>(threads_)) {
     const std::shared_ptr<TableShare> share = table_share();
     while (test_helpers_.size() + 1 < static_cast<std::size_t>(threads_)) {
