@@ -121,6 +121,10 @@ void Searcher::help() {
   look_for_work(nullptr, [&] { return pool.done.load(std::memory_order_acquire); });
 }
 
+void Searcher::help_until(const std::atomic<bool>& done) {
+  look_for_work(nullptr, [&] { return done.load(std::memory_order_acquire); });
+}
+
 void Searcher::wait_for_helpers(SplitPoint& sp) {
   if (sp.helpers.load(std::memory_order_acquire) == 0) return;
   look_for_work(&sp, [&] { return sp.helpers.load(std::memory_order_acquire) == 0; });

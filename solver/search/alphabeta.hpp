@@ -95,6 +95,8 @@ class Searcher {
   // A helper of a pass with split points: searches the children of the split points it joins
   // until ctx.split->done.
   void help();
+  // The same until `done` (a full solve's root tests side by side: another walker's last tests).
+  void help_until(const std::atomic<bool>& done);
 
   std::uint64_t nodes() const { return nodes_; }
   // Split points this searcher opened so far, and the time it spent waiting for work at them

@@ -192,14 +192,16 @@ std::uint64_t Solver::passes() const {
   return passes_ + sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.passes(); });
 }
 std::uint64_t Solver::split_points() const {
-  return sum_over<std::uint64_t>(searchers_, [](const Searcher& s) { return s.split_points(); });
+  return sum_over<std::uint64_t>(searchers_, [](const Searcher& s) { return s.split_points(); }) +
+         sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.split_points(); });
 }
 std::uint64_t Solver::discarded_nodes() const {
   return own_discarded_nodes() +
          sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.discarded_nodes(); });
 }
 double Solver::idle_seconds() const {
-  return sum_over<double>(searchers_, [](const Searcher& s) { return s.idle_seconds(); });
+  return sum_over<double>(searchers_, [](const Searcher& s) { return s.idle_seconds(); }) +
+         sum_over<double>(test_helpers_, [](const Solver& h) { return h.idle_seconds(); });
 }
 std::uint64_t Solver::horizon_boards() const {
   return sum_over<std::uint64_t>(searchers_, [](const Searcher& s) { return s.horizon_boards(); });
@@ -412,28 +414,35 @@ bool Solver::sowing_attains(const Board& b, int pit, int target) {
 }
 
 void Solver::tests_side_by_side(const Board& b, int target, const int* pits, int n, bool* attains) {
-  // The tests are independent: each thread takes the next one and searches it alone, this
-  // Solver's walker and one-thread Solvers on the same table, so no test's split points
-  // speculate (a test of a sowing that does not attain is a cut at its root whose
-  // refutation is often not the first reply tried: docs/search.md, "The root's tests side by side").
+  // The tests are independent: each thread takes the next one and searches it alone, with
+  // this Solver's walker or the walker of a Solver made on its table, so no test's split
+  // points speculate (a test of a sowing that does not attain is a cut at its root whose
+  // refutation is often not the first reply tried: docs/search.md, "The root's tests side by
+  // side"). A thread without a test left helps the walkers still searching: each of the T
+  // Solvers has T searchers, and a walker opens split points only when one of its helpers is
+  // idle, so only the last tests split (Kalah(5,5): the longest test, 0.8 of 1.9 M nodes,
+  // left one thread waiting for the other). T is at most the sowings, so at most 8 x 8
+  // searchers.
   if (test_helpers_.size() + 1 < static_cast<std::size_t>(threads_)) {
     const std::shared_ptr<TableShare> share = table_share();
     while (test_helpers_.size() + 1 < static_cast<std::size_t>(threads_)) {
       SolverOptions o = options_;
-      o.threads = 1;
       o.share = share;
       o.progress = nullptr;
       test_helpers_.push_back(std::make_unique<Solver>(ctx_.pits, ctx_.rules, ctx_.key.max_seeds(), std::move(o)));
     }
   }
+  std::vector<Solver*> walkers{this};
+  for (const auto& h : test_helpers_) walkers.push_back(h.get());
   std::atomic<int> next{0};
   std::exception_ptr error;
   std::mutex error_lock;
-  walker_alone_ = true;
+  std::vector<std::atomic<bool>> done(static_cast<std::size_t>(threads_));
+  for (Solver* w : walkers) w->walker_alone_ = true;
 #pragma omp parallel num_threads(threads_)
   {
     const int t = omp_get_thread_num();
-    Solver& solver = t == 0 ? *this : *test_helpers_[static_cast<std::size_t>(t - 1)];
+    Solver& solver = *walkers[static_cast<std::size_t>(t)];
     try {
       for (int i; (i = next.fetch_add(1)) < n;) attains[i] = solver.sowing_attains(b, pits[i], target);
     } catch (...) {  // (Interrupted: the cancel stops the others too)
@@ -441,8 +450,19 @@ void Solver::tests_side_by_side(const Board& b, int target, const int* pits, int
       if (!error) error = std::current_exception();
       next.store(n);
     }
+    done[static_cast<std::size_t>(t)].store(true, std::memory_order_release);
+    // Thread t helps walker `owner` as its searcher (t - owner) mod the team's size, which no
+    // other thread uses there (the team: the threads OpenMP gave, at most T; a walker without
+    // a thread is never waited for).
+    const int team = omp_get_num_threads();
+    for (int u = 1; u < team; ++u) {
+      const int owner = (t + u) % team;
+      walkers[static_cast<std::size_t>(owner)]
+          ->searchers_[static_cast<std::size_t>((t - owner + team) % team)]
+          ->help_until(done[static_cast<std::size_t>(owner)]);
+    }
   }
-  walker_alone_ = false;
+  for (Solver* w : walkers) w->walker_alone_ = false;
   if (error) std::rethrow_exception(error);
 }
 

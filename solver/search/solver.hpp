@@ -219,7 +219,8 @@ class Solver {
   // Does sowing `pit` of b attain `target` (b's value)? One null-window test.
   bool sowing_attains(const Board& b, int pit, int target);
   // attains[i] = sowing_attains(b, pits[i], target) for i < n (n >= threads), the tests
-  // side by side: a thread each, this Solver's walker and the test helpers on its table.
+  // side by side: a thread each, this Solver's walker and the test helpers' on its table;
+  // a thread without a test left helps the other walkers at their split points.
   void tests_side_by_side(const Board& b, int target, const int* pits, int n, bool* attains);
   int seeds_checked(const Board& b) const;
   // A board of k seeds is tall 28 seeds or more above the database (kTallAboveDatabase;
@@ -238,8 +239,9 @@ class Solver {
   bool table_capped_ = false;
   std::optional<Estimate> first_guess_;
   int deepening_depth_ = 0;
-  // One-thread Solvers on this one's table for the root's tests side by side (made at the
-  // first full solve on more than one thread), and whether a pass runs on the walker alone.
+  // Solvers on this one's table for the root's tests side by side (made at the first full
+  // solve on more than one thread; as many searchers as this one, to help each other's last
+  // tests), and whether a pass runs on the walker alone (the others help only when idle).
   std::vector<std::unique_ptr<Solver>> test_helpers_;
   bool walker_alone_ = false;
 };

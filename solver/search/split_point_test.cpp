@@ -138,9 +138,11 @@ TEST_CASE("split points: a cancelled pass leaves no helper behind", "[search]") 
 
 TEST_CASE("split points: a full solve's root tests side by side give one thread's best sowings", "[search]") {
   // With at least as many sowings as threads, the root's tests run a thread each (this
-  // Solver's walker and one-thread Solvers on its table); a cancel during them throws
-  // Interrupted and leaves the Solver exact.
+  // Solver's walker and other Solvers' on its table), and a thread without a test left helps
+  // the walkers still searching at split points; a cancel during them throws Interrupted and
+  // leaves the Solver exact.
   std::mt19937 rng(16381);
+  std::uint64_t tail_split_points = 0;  // opened during the tests side by side
   for (const Rules& rules : all_value_rules()) {
     const EndgameDatabase db = EndgameDatabase::build_in_memory(5, rules, 6, 2);
     ReferenceSolver ref(5, rules);
@@ -172,11 +174,14 @@ TEST_CASE("split points: a full solve's root tests side by side give one thread'
           }
           cancel = false;
         }
+        const std::uint64_t split_points = solver.split_points();
         REQUIRE(solver.best_sowings(b, v, false) == best);
+        if (sowings >= threads) tail_split_points += solver.split_points() - split_points;
         REQUIRE(solver.value(b) == v);
       }
       CHECK(side_by_side > 0);
       CHECK(interrupted > 0);
     }
   }
+  CHECK(tail_split_points > 0);
 }
