@@ -116,10 +116,7 @@ void Searcher::look_for_work(const SplitPoint* within, const Until& until) {
   pool.idle.fetch_sub(1);
 }
 
-void Searcher::help() {
-  const SplitPool& pool = *ctx_->split;
-  look_for_work(nullptr, [&] { return pool.done.load(std::memory_order_acquire); });
-}
+void Searcher::help() { help_until(ctx_->split->done); }
 
 void Searcher::help_until(const std::atomic<bool>& done) {
   look_for_work(nullptr, [&] { return done.load(std::memory_order_acquire); });
