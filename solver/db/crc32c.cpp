@@ -42,21 +42,31 @@ Gf2Matrix compose(const Gf2Matrix& after, const Gf2Matrix& before) {
   return r;
 }
 
-// The register after `bytes` zero bytes are fed to it (no pre- or post-inversion): one zero
-// bit shifts right and adds the polynomial when the bit shifted out was set.
-Gf2Matrix zero_bytes(std::uint64_t bytes) {
-  Gf2Matrix power{};
-  power[0] = 0x82F63B78u;
-  for (int i = 1; i < 32; ++i) power[i] = 1u << (i - 1);
-  for (int i = 0; i < 3; ++i) power = compose(power, power);  // one zero byte
-  Gf2Matrix result{};
-  for (int i = 0; i < 32; ++i) result[i] = 1u << i;
-  while (bytes) {
-    if (bytes & 1) result = compose(power, result);
-    bytes >>= 1;
-    if (bytes) power = compose(power, power);
-  }
-  return result;
+// The register after 2^i zero bytes are fed to it (no pre- or post-inversion), i = 0..63,
+// computed once: one zero bit shifts right and adds the polynomial when the bit shifted out
+// was set; each power the square of the one before.
+const std::array<Gf2Matrix, 64>& zero_powers() {
+  static const std::array<Gf2Matrix, 64> powers = [] {
+    std::array<Gf2Matrix, 64> p{};
+    Gf2Matrix bit{};
+    bit[0] = 0x82F63B78u;
+    for (int i = 1; i < 32; ++i) bit[i] = 1u << (i - 1);
+    p[0] = bit;
+    for (int i = 0; i < 3; ++i) p[0] = compose(p[0], p[0]);  // one zero byte
+    for (int i = 1; i < 64; ++i) p[i] = compose(p[i - 1], p[i - 1]);
+    return p;
+  }();
+  return powers;
+}
+
+// The register `crc` carried over `bytes` zero bytes: a matrix-vector product a set bit of
+// `bytes` (a load joins hundreds of pieces; squaring matrices for each was 15% of a mapped
+// load's CPU).
+std::uint32_t over_zeros(std::uint32_t crc, std::uint64_t bytes) {
+  const std::array<Gf2Matrix, 64>& powers = zero_powers();
+  for (int i = 0; bytes; ++i, bytes >>= 1)
+    if (bytes & 1) crc = times(powers[i], crc);
+  return crc;
 }
 
 }  // namespace
@@ -70,8 +80,9 @@ std::uint32_t crc32c(const void* data, std::size_t size, std::uint32_t crc) {
   // throughput, so one dependent chain leaves two thirds of it idle. The streams' registers
   // are joined by carrying each over the next block's length of zero bytes.
   constexpr std::size_t kBlock = 8192;
+  static_assert(kBlock == 8192);  // 2^13 zero bytes: zero_powers()[13]
   if (size >= 3 * kBlock) {
-    static const Gf2Matrix over_block = zero_bytes(kBlock);
+    const Gf2Matrix& over_block = zero_powers()[13];
     while (size >= 3 * kBlock) {
       std::uint64_t s1 = c64, s2 = 0, s3 = 0;
       for (std::size_t i = 0; i < kBlock; i += 8) {
@@ -105,7 +116,7 @@ std::uint32_t crc32c(const void* data, std::size_t size, std::uint32_t crc) {
 std::uint32_t crc32c_combine(std::uint32_t crc_a, std::uint32_t crc_b, std::uint64_t length_b) {
   // With raw(s, M) the register after M from state s (linear in s and M) and crc(M) =
   // ~raw(~0, M): crc(A B) = raw(crc(A) as a state, B's zeros) ^ crc(B).
-  return times(zero_bytes(length_b), crc_a) ^ crc_b;
+  return over_zeros(crc_a, length_b) ^ crc_b;
 }
 
 std::uint32_t crc32c_parallel(std::span<const std::span<const unsigned char>> parts, int threads, std::uint32_t crc,
@@ -124,9 +135,7 @@ std::uint32_t crc32c_parallel(std::span<const std::span<const unsigned char>> pa
   const auto n = static_cast<std::int64_t>(pieces.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n > 1 && threads > 1)
   for (std::int64_t i = 0; i < n; ++i) crcs[i] = crc32c(pieces[i].data, pieces[i].size);
-  const Gf2Matrix whole = zero_bytes(chunk);
-  for (std::size_t i = 0; i < pieces.size(); ++i)  // a whole chunk's carry computed once
-    crc = pieces[i].size == chunk ? times(whole, crc) ^ crcs[i] : crc32c_combine(crc, crcs[i], pieces[i].size);
+  for (std::size_t i = 0; i < pieces.size(); ++i) crc = crc32c_combine(crc, crcs[i], pieces[i].size);
   return crc;
 }
 

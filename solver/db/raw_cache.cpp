@@ -394,19 +394,20 @@ MappedImage carve_image(unsigned char* file, const PackedLayout& at, const Packe
 }
 
 // The packed level over `range` from a mapped image whose checksum held; its weights and group
-// offsets are copied from the tail. Throws std::invalid_argument when the image is inconsistent.
+// offsets are copied from the tail. Not checked again (PackedLevel::check_image): a cache is
+// written only from a level read from its level file, whose image passed that check, and its
+// CRC, which held, was taken over those bytes (the check cost a 20-seed load half its CPU).
+// Throws std::invalid_argument when the arrays are not of the shape's sizes.
 PackedLevel adopt_image(MappedImage&& m, const PackedLayout& at, const PackedLevel::Shape& shape,
-                        const BoardRange& range, int threads) {
+                        const BoardRange& range) {
   const unsigned char* rest = m.second + (at.tail_at - at.exceptions_at);
   std::vector<std::int16_t> weights(shape.weights);
   std::vector<std::uint64_t> group_first(shape.groups);
   std::memcpy(weights.data(), rest, weights.size() * sizeof(std::int16_t));
   std::memcpy(group_first.data(), rest + weights.size() * sizeof(std::int16_t),
               group_first.size() * sizeof(std::uint64_t));
-  PackedLevel level = PackedLevel::adopt(range, shape, std::move(m.lines), std::move(m.exceptions), std::move(weights),
-                                         std::move(group_first));
-  level.check_image(threads);
-  return level;
+  return PackedLevel::adopt(range, shape, std::move(m.lines), std::move(m.exceptions), std::move(weights),
+                            std::move(group_first));
 }
 
 // A packed image's sections as cache file parts (lines, padding, exceptions, padding, weights,
@@ -464,7 +465,7 @@ std::optional<PackedLevel> map_packed_raw_cache(const fs::path& dir, const Board
     return std::nullopt;
   }
   try {
-    return adopt_image(std::move(m), at, h.packed, BoardRange::level(ix, h.level), threads);
+    return adopt_image(std::move(m), at, h.packed, BoardRange::level(ix, h.level));
   } catch (const std::invalid_argument& e) {
     if (damage) *damage = file.string() + ": " + e.what() + " (a damaged cache file)";
     return std::nullopt;
@@ -516,8 +517,7 @@ std::optional<PairedLevel> map_paired_raw_cache(const fs::path& dir, const Heade
   try {
     PairedLevel level(h.pits, h.level);
     for (std::size_t p = 0; p < layouts.size(); ++p)
-      level.add_pair(
-          adopt_image(std::move(images[p]), layouts[p], h.pairs[p], level.range(static_cast<int>(p)), threads));
+      level.add_pair(adopt_image(std::move(images[p]), layouts[p], h.pairs[p], level.range(static_cast<int>(p))));
     return level;
   } catch (const std::invalid_argument& e) {
     if (damage) *damage = file.string() + ": " + e.what() + " (a damaged cache file)";

@@ -45,7 +45,7 @@ std::filesystem::path raw_path(const std::filesystem::path& dir, int k);
 // entries, computed over the mapping, matches the one its header records. Nothing when there
 // is no such cache; *damage (when given) then names a cache whose header matches but whose
 // entries do not ("level-KKK.raw: entries checksum mismatch ..."), and is left empty otherwise.
-// The checksum (and a packed image's check, below) runs on `threads` threads (0: all).
+// The checksum runs on `threads` threads (0: all).
 std::optional<LevelArray> map_raw_cache(const std::filesystem::path& dir, const Header& h, std::uint32_t header_crc,
                                         std::string* damage = nullptr, int threads = 0);
 
@@ -79,8 +79,9 @@ inline constexpr std::uint32_t kPackedRawVersion = 2;
 std::filesystem::path packed_raw_path(const std::filesystem::path& dir, int k);
 
 // The packed cache of the format-2 level file whose header is `h` (CRC `header_crc`), mapped,
-// once its header matches, its data's CRC-32C matches and its image is consistent
-// (PackedLevel::check_image); nothing otherwise, with *damage set as map_raw_cache sets it.
+// once its header matches and its data's CRC-32C matches; nothing otherwise, with *damage set
+// as map_raw_cache sets it. The image is not checked again (PackedLevel::check_image): a cache
+// is written only from a level read from its level file, which passed that check.
 std::optional<PackedLevel> map_packed_raw_cache(const std::filesystem::path& dir, const BoardIndexer& indexer,
                                                 const Header& h, std::uint32_t header_crc,
                                                 std::string* damage = nullptr, int threads = 0);
