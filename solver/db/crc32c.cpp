@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <vector>
 
@@ -48,10 +49,8 @@ Gf2Matrix compose(const Gf2Matrix& after, const Gf2Matrix& before) {
 const std::array<Gf2Matrix, 64>& zero_powers() {
   static const std::array<Gf2Matrix, 64> powers = [] {
     std::array<Gf2Matrix, 64> p{};
-    Gf2Matrix bit{};
-    bit[0] = 0x82F63B78u;
-    for (int i = 1; i < 32; ++i) bit[i] = 1u << (i - 1);
-    p[0] = bit;
+    p[0][0] = 0x82F63B78u;  // one zero bit
+    for (int i = 1; i < 32; ++i) p[0][i] = 1u << (i - 1);
     for (int i = 0; i < 3; ++i) p[0] = compose(p[0], p[0]);  // one zero byte
     for (int i = 1; i < 64; ++i) p[i] = compose(p[i - 1], p[i - 1]);
     return p;
@@ -80,9 +79,9 @@ std::uint32_t crc32c(const void* data, std::size_t size, std::uint32_t crc) {
   // throughput, so one dependent chain leaves two thirds of it idle. The streams' registers
   // are joined by carrying each over the next block's length of zero bytes.
   constexpr std::size_t kBlock = 8192;
-  static_assert(kBlock == 8192);  // 2^13 zero bytes: zero_powers()[13]
+  static_assert(std::has_single_bit(kBlock));  // carried by one of zero_powers()
   if (size >= 3 * kBlock) {
-    const Gf2Matrix& over_block = zero_powers()[13];
+    const Gf2Matrix& over_block = zero_powers()[std::countr_zero(kBlock)];
     while (size >= 3 * kBlock) {
       std::uint64_t s1 = c64, s2 = 0, s3 = 0;
       for (std::size_t i = 0; i < kBlock; i += 8) {
