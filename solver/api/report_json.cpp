@@ -105,6 +105,9 @@ Json to_json(const SolveReport& r) {
     j["db_max_seeds"] = s.db_max_seeds;
     j["db_partial_level"] = s.db_partial_level;
     j["db_partial_pairs"] = s.db_partial_pairs;
+    j["db_bound_first"] = s.db_bound_first;
+    j["db_bound_last"] = s.db_bound_last;
+    j["db_bound_pairs"] = s.db_bound_pairs;
     j["db_seconds"] = s.db_seconds;
     j["db_memory_bytes"] = s.db_memory_bytes;
     j["db_mapped_bytes"] = s.db_mapped_bytes;
@@ -126,6 +129,9 @@ Json without_statistics(Json j) {
                         "db_max_seeds",
                         "db_partial_level",
                         "db_partial_pairs",
+                        "db_bound_first",
+                        "db_bound_last",
+                        "db_bound_pairs",
                         "db_seconds",
                         "db_dir",
                         "db_memory_bytes",

@@ -59,6 +59,11 @@ class Meter {
       st.db_memory_bytes = db->memory_bytes();
       st.db_partial_level = db->partial_level();
       st.db_partial_pairs = std::popcount(db->partial_pairs());
+      if (db->bound_first() >= 0) {
+        st.db_bound_first = db->bound_first();
+        st.db_bound_last = db->bound_last();
+        st.db_bound_pairs = std::popcount(db->bound_top_pairs());
+      }
       st.db_mapped_bytes = db->mapped_bytes();
       st.db_bits_per_board = db->bits_per_board();
     }

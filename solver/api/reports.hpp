@@ -39,11 +39,13 @@ struct SearchStats {
   std::optional<search::Estimate> first_guess;  // MTD(f)'s first guess at the root (none: no pass ran)
   int deepening_depth = 0;                      // the root's deepest iterative-deepening iteration (0: none)
   std::uint64_t table_bytes = 0, table_entries = 0, table_used = 0;
-  std::uint64_t table_max_bytes = 0;  // the most the table may grow to (--tt-memory, capped)
-  bool table_capped = false;          // smaller than asked: the problem has fewer boards
-  int db_max_seeds = -1;              // -1: no database
-  int db_partial_level = -1;          // level db_max_seeds + 1 held for some pairs (-1: none)
-  int db_partial_pairs = 0;           // how many of its pairs
+  std::uint64_t table_max_bytes = 0;            // the most the table may grow to (--tt-memory, capped)
+  bool table_capped = false;                    // smaller than asked: the problem has fewer boards
+  int db_max_seeds = -1;                        // -1: no database
+  int db_partial_level = -1;                    // level db_max_seeds + 1 held for some pairs (-1: none)
+  int db_partial_pairs = 0;                     // how many of its pairs
+  int db_bound_first = -1, db_bound_last = -1;  // levels held as bounds (-1: none)
+  int db_bound_pairs = 0;                       // pairs of level db_bound_last held
   double db_seconds = 0;
   std::uint64_t db_memory_bytes = 0;  // the levels in memory
   std::uint64_t db_mapped_bytes = 0;  // of those, the bytes mapping raw cache files

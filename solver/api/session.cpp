@@ -120,7 +120,42 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
     const bool packed = holds_packed(config_.database_layout, scan);
     int seeds = config_.database_seeds;
     std::uint64_t top_pairs = 0;
-    if (config_.database_bytes > 0) {
+    int bound_levels = config_.database_bound_levels;
+    std::uint64_t bound_top_pairs = ~std::uint64_t(0);
+    if (bound_levels > 0 && !packed)
+      throw ConfigError(
+          "levels of bounds (--db-bounds) are made from a database packed by pairs (format 3), held packed");
+    if (bound_levels > 0 && config_.database_bytes > 0) {
+      const int filed = seeds >= 0 ? std::min(seeds + bound_levels, scan.max_seeds()) : scan.max_seeds();
+      const std::uint64_t room =
+          budget > 0 ? std::min(config_.database_bytes, budget - tables_bytes) : config_.database_bytes;
+      const BoundedSelection chosen = bounds_within(config_.database_dir, config_.pits, filed, room, bound_levels);
+      if (chosen.max_seeds < 0)
+        throw ConfigError("not even level 0 of the database " + config_.database_dir + " fits in " + byte_text(room) +
+                          " (--db-memory)");
+      seeds = chosen.max_seeds;
+      bound_levels = chosen.bound_levels;
+      bound_top_pairs = chosen.bound_top_pairs;
+      if (config_.note) {
+        const int last = seeds + bound_levels;
+        const std::string part = bound_top_pairs == ~std::uint64_t(0)
+                                     ? std::string()
+                                     : " (" + std::to_string(std::popcount(bound_top_pairs)) + " of the " +
+                                           std::to_string(last / 2 + 1) + " pairs of level " + std::to_string(last) +
+                                           ")";
+        config_.note("loading database levels 0.." + std::to_string(seeds) +
+                     (bound_levels > 0 ? " and levels " + std::to_string(seeds + 1) + ".." + std::to_string(last) +
+                                             " as bounds" + part
+                                       : std::string()) +
+                     ": " + byte_text(chosen.bytes) + " of the " + byte_text(room) + " allowed");
+      }
+    } else if (bound_levels > 0) {
+      if (seeds < 0) seeds = scan.max_seeds() - bound_levels;
+      if (seeds < 0 || seeds + bound_levels > scan.max_seeds())
+        throw ConfigError("the database " + config_.database_dir + " holds levels 0.." +
+                          std::to_string(scan.max_seeds()) + ": too few for levels 0.." + std::to_string(seeds) +
+                          " and " + std::to_string(bound_levels) + " levels of bounds above them (--db-bounds)");
+    } else if (config_.database_bytes > 0) {
       const int filed = seeds >= 0 ? std::min(seeds, scan.max_seeds()) : scan.max_seeds();
       const std::uint64_t room =
           budget > 0 ? std::min(config_.database_bytes, budget - tables_bytes) : config_.database_bytes;
@@ -154,7 +189,8 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
     }
     database_ = std::make_shared<const EndgameDatabase>(EndgameDatabase::load(
         config_.database_dir, config_.pits, config_.rules, seeds, budget > 0 ? budget - tables_bytes : 0,
-        config_.database_cache, config_.note, packed ? 0 : -1, config_.threads, config_.database_private, top_pairs));
+        config_.database_cache, config_.note, packed ? 0 : -1, config_.threads, config_.database_private, top_pairs,
+        bound_levels, bound_top_pairs));
     database_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     if (scan.incomplete()) database_target_seeds_ = scan.target_max_seeds;
   } else if (config_.database) {

@@ -44,6 +44,11 @@ struct SessionConfig {
   // middle out that fit in what is left, when it is a format-3 file held packed (a partial
   // level: EndgameDatabase::partial_level). Within the memory budget beside the table.
   std::uint64_t database_bytes = 0;
+  // Levels of bounds above the exact ones (EndgameDatabase::bound_first: a bit a board, whether
+  // the value is above 0; format-3 directories held packed). With database_bytes, the exact
+  // levels and bounds that fit (bounds_within: the last level of bounds may hold some pairs);
+  // else levels database_seeds + 1 .. + this (database_seeds -1: the top ones filed).
+  int database_bound_levels = 0;
   // Map the directory's levels from their raw cache files, writing them when missing or
   // stale (EndgameDatabase::load, solver/db/raw_cache.hpp); false: read the level files only.
   bool database_cache = true;

@@ -36,7 +36,12 @@ std::string database_text(const api::SearchStats& s) {
                                   : " and " + std::to_string(s.db_partial_pairs) + " of the " +
                                         std::to_string(s.db_partial_level / 2 + 1) + " sublevel pairs of level " +
                                         std::to_string(s.db_partial_level);
-  return s.db_dir + " (boards with at most " + std::to_string(s.db_max_seeds) + " seeds" + partial + ", " +
+  const std::string bounds = s.db_bound_first < 0
+                                 ? std::string()
+                                 : ", bounds of levels " + std::to_string(s.db_bound_first) + ".." +
+                                       std::to_string(s.db_bound_last) + " (" + std::to_string(s.db_bound_pairs) +
+                                       " of the " + std::to_string(s.db_bound_last / 2 + 1) + " pairs of the last)";
+  return s.db_dir + " (boards with at most " + std::to_string(s.db_max_seeds) + " seeds" + partial + bounds + ", " +
          byte_text(s.db_memory_bytes) + " in memory" + mapped + ", " + two_decimals(s.db_bits_per_board) +
          " bits a board)";
 }

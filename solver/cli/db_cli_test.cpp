@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "solver/db/bound_level.hpp"
 #include "solver/db/database.hpp"
 #include "solver/db/format.hpp"
 #include "solver/db/store.hpp"
@@ -347,6 +348,59 @@ TEST_CASE("db cli: solve loads the deepest levels that fit in --memory and says 
   REQUIRE(packed.exit_code == 0);
   CHECK(json_int(packed.out, "db_max_seeds") > 10);
   CHECK(json_int(packed.out, "value") == json_int(full.out, "value"));
+}
+
+TEST_CASE("db cli: solve --db-bounds holds levels of bounds above the exact ones, within --db-memory",
+          "[db][cli][bounds]") {
+  ScratchDir dir("cli-db-bounds");
+  const std::string d = dir.path.string();
+  REQUIRE(run_kalah("db build --pits 4 --max-seeds 13 --format 3 --threads 2 " + d).exit_code == 0);
+  std::uint64_t levels = 0;
+  for (const std::uint64_t b : kalah::level_memory_bytes(dir.path, 4, 9, 0)) levels += b;
+  const std::uint64_t bounds = kalah::BoundLevel::bytes_for(4, 10) + kalah::BoundLevel::bytes_for(4, 11);
+  const std::uint64_t middle = kalah::BoundLevel::pair_offset(4, 12, 7) - kalah::BoundLevel::pair_offset(4, 12, 6);
+  const auto plain = run_kalah("solve -m 4 -n 3 --threads 2 --json");
+  REQUIRE(plain.exit_code == 0);
+  const std::string solve = "solve -m 4 -n 3 --threads 2 --json --db " + d + " --db-bounds 2";
+  for (const std::string extra : {"", " --db-private", " --no-db-cache", ""}) {  // caches written, then mapped
+    CAPTURE(extra);
+    const auto r = run_kalah(solve + extra + " --db-memory " + std::to_string(levels + bounds + middle));
+    REQUIRE(r.exit_code == 0);
+    CHECK(json_int(r.out, "value") == json_int(plain.out, "value"));
+    CHECK(json_int(r.out, "db_max_seeds") == 9);
+    CHECK(json_int(r.out, "db_bound_first") == 10);
+    CHECK(json_int(r.out, "db_bound_last") == 12);
+    CHECK(json_int(r.out, "db_bound_pairs") == 1);
+    CHECK(json_int(r.out, "db_memory_bytes") == static_cast<long long>(levels + bounds + middle));
+    CHECK(r.err.find("note: loading database levels 0..9 and levels 10..12 as bounds (1 of the 7 pairs of level 12)") !=
+          std::string::npos);
+  }
+  CHECK(std::filesystem::exists(dir.path / "level-011.bnd"));
+  // Without --db-memory: the levels of bounds above the exact levels asked for (or the top ones).
+  const auto seeds = run_kalah("solve -m 4 -n 3 --threads 2 --value-only --db " + d + " --db-seeds 8 --db-bounds 3");
+  REQUIRE(seeds.exit_code == 0);
+  CHECK(seeds.out.find("boards with at most 8 seeds, bounds of levels 9..11 (6 of the 6 pairs of the last)") !=
+        std::string::npos);
+  const auto top = run_kalah("solve -m 4 -n 3 --threads 2 --json --db " + d + " --db-bounds 2");
+  REQUIRE(top.exit_code == 0);
+  CHECK(json_int(top.out, "db_max_seeds") == 11);
+  CHECK(json_int(top.out, "db_bound_last") == 13);
+  CHECK(json_int(top.out, "value") == json_int(plain.out, "value"));
+  // Too many levels of bounds for the directory, a bad count, a directory of another format.
+  const auto many = run_kalah("solve -m 4 -n 3 --db " + d + " --db-seeds 12 --db-bounds 2");
+  CHECK(many.exit_code == 2);
+  CHECK(one_line(many.err));
+  CHECK(many.err.find("--db-bounds") != std::string::npos);
+  for (const std::string bad : {"-1", "17", "x"}) {
+    const auto r = run_kalah("solve -m 4 -n 3 --db " + d + " --db-bounds " + bad);
+    CHECK(r.exit_code == 2);
+    CHECK(one_line(r.err));
+  }
+  ScratchDir bytes_dir("cli-db-bounds-bytes");
+  REQUIRE(run_kalah("db build --pits 4 --max-seeds 9 --threads 2 " + bytes_dir.path.string()).exit_code == 0);
+  const auto bytes = run_kalah("solve -m 4 -n 2 --db " + bytes_dir.path.string() + " --db-bounds 1");
+  CHECK(bytes.exit_code == 2);
+  CHECK(one_line(bytes.err));
 }
 
 TEST_CASE("db cli: solve --db-memory fills it with whole levels, then pairs of the next from the middle out",

@@ -19,6 +19,7 @@ po::options_description search_options() {
       ("db", po::value<std::string>(), "endgame database directory (kalah db build) to probe")
       ("db-seeds", po::value<int>(), "load the database only up to this many seeds")
       ("db-memory", po::value<std::string>(), "the most memory the database takes (e.g. 215M): the complete levels that fit, then the sublevel pairs of the next level (format 3) from the middle out that fit in what is left (docs/db-format.md, partial levels)")
+      ("db-bounds", po::value<int>(), "also hold this many levels above the exact ones as bounds, a bit a board (whether the value is above 0; format 3, cached as level-KKK.bnd): with --db-memory the exact levels and bounds that fit, the last level of bounds from the middle pairs out (docs/search.md, levels of bounds)")
       ("no-db-cache", "read the database's level files only: neither map nor write its raw cache files (level-KKK.raw)")
       ("db-private", "copy the database's levels from their raw cache files into this process's own memory, on huge pages: faster probes on machines where TLB misses are dear, not shared with other processes (docs/search.md)")
       ("db-packed", "hold every database level packed, 2-4 bits a board (format-1 levels are packed as they load: about half the memory, the same values; format-2 levels are so already)")
@@ -67,6 +68,12 @@ api::SessionConfig session_config(const po::variables_map& vm, int pits, const R
     if (!vm.count("db")) throw UsageError("--db-memory needs --db DIR");
     c.database_bytes = parse_byte_size(vm["db-memory"].as<std::string>(), "db-memory");
     if (c.database_bytes == 0) throw UsageError("--db-memory must be more than 0");
+  }
+  if (vm.count("db-bounds")) {
+    if (!vm.count("db")) throw UsageError("--db-bounds needs --db DIR");
+    c.database_bound_levels = vm["db-bounds"].as<int>();
+    if (c.database_bound_levels < 0 || c.database_bound_levels > 16)
+      throw UsageError("--db-bounds must be between 0 and 16");
   }
   if (vm.count("no-db-cache")) {
     if (!vm.count("db")) throw UsageError("--no-db-cache needs --db DIR");

@@ -61,6 +61,68 @@ DatabaseSelection select_within(const std::filesystem::path& dir, int pits, int 
   return out;
 }
 
+BoundedSelection bounds_within(const std::filesystem::path& dir, int pits, int max_seeds, std::uint64_t bytes,
+                               int bound_levels) {
+  BoundedSelection out;
+  if (max_seeds < 0) return out;
+  // The levels that can be made bounds: format-3 files, from the top down.
+  int lowest_bound = max_seeds + 1;
+  while (lowest_bound > 1 &&
+         dbfile::read_header(dbfile::level_path(dir, lowest_bound - 1)).version == dbfile::kPairedVersion)
+    --lowest_bound;
+  const std::vector<std::uint64_t> levels = level_memory_bytes(dir, pits, max_seeds, 0);
+  std::uint64_t exact = 0;  // levels 0..top
+  std::vector<std::uint64_t> exact_upto;
+  for (const std::uint64_t b : levels) exact_upto.push_back(exact += b);
+  auto pair_bytes = [&](int k, int p) {
+    return BoundLevel::pair_offset(pits, k, p + 1) - BoundLevel::pair_offset(pits, k, p);
+  };
+  // The most exact levels below `bound_levels` levels of bounds (the last of them one pair at
+  // least); then bounds upward, whole levels and the next one's pairs from the middle out,
+  // until the memory is full.
+  for (int top = max_seeds; top >= 0; --top) {
+    if (exact_upto[top] > bytes) continue;
+    const int n = top + 1 >= lowest_bound ? std::min(bound_levels, max_seeds - top) : 0;
+    std::uint64_t need = exact_upto[top];
+    for (int k = top + 1; k < top + n; ++k) need += BoundLevel::bytes_for(pits, k);
+    if (n > 0 && need + pair_bytes(top + n, 0) > bytes && top > 0) continue;
+    out.max_seeds = top;
+    out.bytes = exact_upto[top];
+    if (n <= 0) return out;
+    for (int k = top + 1; k <= max_seeds; ++k) {
+      const std::uint64_t whole = BoundLevel::bytes_for(pits, k);
+      if (out.bytes + whole <= bytes) {
+        out.bytes += whole;
+        ++out.bound_levels;
+        out.bound_top_pairs = ~std::uint64_t(0);
+        continue;
+      }
+      std::uint64_t mask = 0;
+      for (int p = SublevelIndexer::pairs(k) - 1; p >= 0; --p) {
+        if (out.bytes + pair_bytes(k, p) > bytes) continue;
+        out.bytes += pair_bytes(k, p);
+        mask |= std::uint64_t(1) << p;
+      }
+      if (mask) {
+        ++out.bound_levels;
+        out.bound_top_pairs = mask;
+      }
+      break;
+    }
+    return out;
+  }
+  return out;
+}
+
+void EndgameDatabase::add_bound_level(BoundLevel level) {
+  const int k = max_seeds_ + 1 + static_cast<int>(bounds_.size());
+  if (level.level() != k || level.pits() != pits_ || partial_ ||
+      (!bounds_.empty() && bounds_.back().held_pairs() != bound_top_pairs_all(bounds_.back().level())))
+    throw std::invalid_argument("a level of bounds must be level " + std::to_string(k) + " of " +
+                                std::to_string(pits_) + " pits, above complete levels only");
+  bounds_.push_back(std::move(level));
+}
+
 EndgameDatabase::EndgameDatabase(int pits, const Rules& rules, std::vector<LevelArray> levels)
     : pits_(pits),
       max_seeds_(static_cast<int>(levels.size()) - 1),
@@ -149,6 +211,7 @@ std::uint64_t EndgameDatabase::memory_bytes() const {
   for (const PairedLevel& p : paired_) bytes += p.bytes();
   if (partial_) bytes += partial_->bytes();
   for (const LevelArray& a : levels_) bytes += a.size();
+  for (const BoundLevel& b : bounds_) bytes += b.bytes();
   return bytes;
 }
 
@@ -158,6 +221,7 @@ std::uint64_t EndgameDatabase::mapped_bytes() const {
   for (const PairedLevel& p : paired_) bytes += p.mapped_bytes();
   if (partial_) bytes += partial_->mapped_bytes();
   for (const LevelArray& a : levels_) bytes += a.mapped() ? a.size() : 0;
+  for (const BoundLevel& b : bounds_) bytes += b.mapped() ? b.bytes() : 0;
   return bytes;
 }
 
@@ -171,7 +235,8 @@ namespace kalah {
 EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits, const Rules& rules, int max_seeds,
                                       std::size_t memory_limit_bytes, bool raw_cache,
                                       const std::function<void(const std::string&)>& note, int pack_width, int threads,
-                                      bool private_copy, std::uint64_t top_pairs) {
+                                      bool private_copy, std::uint64_t top_pairs, int bound_levels,
+                                      std::uint64_t bound_top_pairs) {
   check_database_dir(dir);
   std::error_code ec;
   // All levels present: scan_database also refuses a gap (a missing level below others). With a
@@ -179,11 +244,16 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
   if (max_seeds < 0 || std::filesystem::exists(std::filesystem::symlink_status(manifest_path(dir), ec))) {
     const DbScan scan = inspect_database(dir);
     const int top = scan.levels.back().level;
-    if (max_seeds > top)
+    if (max_seeds < 0) max_seeds = top - std::max(0, bound_levels);
+    if (max_seeds + std::max(0, bound_levels) > top)
       throw DatabaseError(dir.string() + ": holds levels 0.." + std::to_string(top) + " (" +
-                          manifest_path(dir).filename().string() + "), not 0.." + std::to_string(max_seeds));
-    if (max_seeds < 0) max_seeds = top;
+                          manifest_path(dir).filename().string() + "), not 0.." +
+                          std::to_string(max_seeds + std::max(0, bound_levels)));
   }
+  if (bound_levels > 0 && top_pairs)
+    throw DatabaseError(dir.string() + ": levels of bounds go above complete levels, not a partial level");
+  if (bound_levels > 0 && bound_top_pairs == 0)
+    throw DatabaseError(dir.string() + ": the top level of bounds holds no pair");
   if (max_seeds > 127) throw DatabaseError(dir.string() + ": more than 127 levels");
   const BoardIndexer ix(pits, max_seeds);
   const int partial = max_seeds + 1;  // the partial level's seeds, when top_pairs != 0
@@ -202,12 +272,20 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
   for (const std::uint64_t bytes : level_memory_bytes(dir, pits, max_seeds, pack_width)) need += bytes;
   for (std::size_t p = 0; p < pair_bytes.size(); ++p)
     if (top_pairs >> p & 1) need += pair_bytes[p];
+  for (int i = 0; i < bound_levels; ++i) {
+    const int k = max_seeds + 1 + i;
+    if (k > 127) throw DatabaseError(dir.string() + ": more than 127 levels");
+    for (int p = 0; p < SublevelIndexer::pairs(k); ++p)
+      if (i + 1 < bound_levels || (bound_top_pairs >> p & 1))
+        need += BoundLevel::pair_offset(pits, k, p + 1) - BoundLevel::pair_offset(pits, k, p);
+  }
   if (memory_limit_bytes && need > memory_limit_bytes)
-    throw DatabaseError(dir.string() + ": levels 0.." + std::to_string(max_seeds) +
-                        (top_pairs ? " and pairs of level " + std::to_string(partial) : std::string()) + " need " +
-                        std::to_string(need) + " bytes of memory, over the limit of " +
-                        std::to_string(memory_limit_bytes) +
-                        " (load fewer levels with --db-seeds; a search's table, --tt-memory, takes its share)");
+    throw DatabaseError(
+        dir.string() + ": levels 0.." + std::to_string(max_seeds) +
+        (top_pairs ? " and pairs of level " + std::to_string(partial) : std::string()) +
+        (bound_levels > 0 ? " and " + std::to_string(bound_levels) + " levels of bounds" : std::string()) + " need " +
+        std::to_string(need) + " bytes of memory, over the limit of " + std::to_string(memory_limit_bytes) +
+        " (load fewer levels with --db-seeds; a search's table, --tt-memory, takes its share)");
   std::vector<LevelArray> levels;
   dbfile::RawCacheState cache;
   cache.enabled = raw_cache;
@@ -218,7 +296,9 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
       levels.push_back(dbfile::load_level(dir, pits, rules, k, cache, threads));
       if (private_copy) levels.back().make_private();
     }
-    return EndgameDatabase(pits, rules, std::move(levels));
+    EndgameDatabase db(pits, rules, std::move(levels));
+    db.load_bounds(dir, bound_levels, bound_top_pairs, cache, threads, private_copy);
+    return db;
   }
   EndgameDatabase db;
   db.pits_ = pits;
@@ -254,7 +334,18 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
     db.partial_ = std::make_unique<PairedLevel>(std::move(top));
   }
   db.make_views();
+  db.load_bounds(dir, bound_levels, bound_top_pairs, cache, threads, private_copy);
   return db;
+}
+
+void EndgameDatabase::load_bounds(const std::filesystem::path& dir, int bound_levels, std::uint64_t top_pairs,
+                                  dbfile::RawCacheState& cache, int threads, bool private_copy) {
+  for (int i = 0; i < bound_levels; ++i) {
+    BoundLevel level = dbfile::load_bound_level(dir, pits_, rules_, max_seeds_ + 1 + i, cache, threads);
+    if (i + 1 == bound_levels) level.keep_pairs(top_pairs);
+    if (private_copy) level.make_private();
+    add_bound_level(std::move(level));
+  }
 }
 
 }  // namespace kalah

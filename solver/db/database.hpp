@@ -30,11 +30,16 @@
 #include "engine/board.hpp"
 #include "engine/rules.hpp"
 #include "solver/base/board_index.hpp"
+#include "solver/db/bound_level.hpp"
 #include "solver/db/level.hpp"
 #include "solver/db/level_view.hpp"
 #include "solver/db/packed_level.hpp"
 
 namespace kalah {
+
+namespace dbfile {
+struct RawCacheState;
+}
 
 // A database file or directory that cannot be used: the message names the file and the
 // problem (missing, truncated, corrupt block, checksum, wrong rules or pit count, ...).
@@ -70,6 +75,21 @@ struct DatabaseSelection {
 DatabaseSelection select_within(const std::filesystem::path& dir, int pits, int max_seeds, std::uint64_t bytes,
                                 int pack_width);
 
+// The most of the database in `dir` (levels 0..max_seeds filed) that `bytes` hold with levels
+// of bounds (BoundLevel, a bit a board): the most complete exact levels 0..max_seeds that leave
+// room for `bound_levels` levels of bounds above them (the last for one pair at least), then
+// levels of bounds upward as long as memory is left, the last with its pairs from the middle
+// out that fit (bound_top_pairs; all bits set when whole). Bounds are made of format-3 files
+// only. max_seeds -1: not even level 0 fits.
+struct BoundedSelection {
+  int max_seeds = -1;
+  int bound_levels = 0;
+  std::uint64_t bound_top_pairs = 0;  // a bit a pair of level max_seeds + bound_levels
+  std::uint64_t bytes = 0;
+};
+BoundedSelection bounds_within(const std::filesystem::path& dir, int pits, int max_seeds, std::uint64_t bytes,
+                               int bound_levels);
+
 class EndgameDatabase {
  public:
   EndgameDatabase() = default;
@@ -98,10 +118,13 @@ class EndgameDatabase {
   // top_pairs != 0: also the pairs of level max_seeds + 1 whose bits are set (a partial level,
   // below), which must be a format-3 file loaded packed (pack_width 0); the level is read
   // whole and the other pairs released, and the memory limit counts the pairs kept.
+  // bound_levels > 0 (without top_pairs): also levels max_seeds + 1 .. max_seeds + bound_levels
+  // as bounds (below; dbfile::load_bound_level), the last with the pairs of bound_top_pairs.
   static EndgameDatabase load(const std::filesystem::path& dir, int pits, const Rules& rules, int max_seeds = -1,
                               std::size_t memory_limit_bytes = 0, bool raw_cache = true,
                               const std::function<void(const std::string&)>& note = {}, int pack_width = -1,
-                              int threads = 0, bool private_copy = false, std::uint64_t top_pairs = 0);
+                              int threads = 0, bool private_copy = false, std::uint64_t top_pairs = 0,
+                              int bound_levels = 0, std::uint64_t bound_top_pairs = ~std::uint64_t(0));
 
   int pits() const { return pits_; }
   int max_seeds() const { return max_seeds_; }  // complete levels 0..max_seeds; -1 when empty
@@ -124,6 +147,20 @@ class EndgameDatabase {
   }
   const Rules& rules() const { return rules_; }
   bool empty() const { return max_seeds_ < 0; }
+
+  // Levels of bounds (solver/db/bound_level.hpp) above the exact ones: levels bound_first() ..
+  // bound_last() (none: -1, -2), a bit a board, whether the value is above 0; the last may hold
+  // some of its pairs only (bound_top_pairs()). The search reads them as bounds it then proves.
+  int bound_first() const { return bounds_.empty() ? -1 : bounds_.front().level(); }
+  int bound_last() const { return bounds_.empty() ? -2 : bounds_.back().level(); }
+  std::uint64_t bound_top_pairs() const { return bounds_.empty() ? 0 : bounds_.back().held_pairs(); }
+  // Take over the next level of bounds: level max_seeds + 1 + the bound levels held, and no
+  // partial exact level. Throws std::invalid_argument otherwise or once the last holds some pairs only.
+  void add_bound_level(BoundLevel level);
+  const BoundLevel& bound_level(int k) const {
+    assert(bound_first() <= k && k <= bound_last());
+    return bounds_[static_cast<std::size_t>(k - bound_first())];
+  }
 
   // Remainder value of `b` (mover to move). Requires holds(seeds in b, b) (throws
   // std::out_of_range otherwise).
@@ -195,7 +232,12 @@ class EndgameDatabase {
   // that maps its cache counts whole, its few small tables included); the rest is the
   // process's own memory (decompressed, built, or copied by load's private_copy).
   std::uint64_t mapped_bytes() const;
-  double bits_per_board() const { return entries() ? 8.0 * double(memory_bytes()) / double(entries()) : 0.0; }
+  // Of the exact levels (the levels of bounds take a bit a board besides).
+  double bits_per_board() const {
+    std::uint64_t bounds = 0;
+    for (const BoundLevel& b : bounds_) bounds += b.bytes();
+    return entries() ? 8.0 * double(memory_bytes() - bounds) / double(entries()) : 0.0;
+  }
 
   const BoardIndexer& indexer() const { return indexer_; }
   // Level k as one byte a board (requires !packed()).
@@ -218,9 +260,15 @@ class EndgameDatabase {
   // Level max_seeds_ + 1's pairs held (null: no partial level); on the heap, as the levels in
   // the vectors, so that views_ stay valid when the database moves.
   std::unique_ptr<PairedLevel> partial_;
-  std::vector<LevelView> views_;  // [k]: levels_[k], packed_[k] or paired_[k]; then partial_
+  std::vector<BoundLevel> bounds_;  // levels max_seeds_ + 1 ... (BoundLevel moves keep their bits)
+  std::vector<LevelView> views_;    // [k]: levels_[k], packed_[k] or paired_[k]; then partial_
 
   void make_views();
+  void load_bounds(const std::filesystem::path& dir, int bound_levels, std::uint64_t top_pairs,
+                   dbfile::RawCacheState& cache, int threads, bool private_copy);
+  static std::uint64_t bound_top_pairs_all(int k) {
+    return SublevelIndexer::pairs(k) == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << SublevelIndexer::pairs(k)) - 1;
+  }
 };
 
 }  // namespace kalah

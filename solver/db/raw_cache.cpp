@@ -579,4 +579,88 @@ PairedLevel load_paired_level(const fs::path& dir, int pits, const Rules& rules,
       });
 }
 
+fs::path bound_path(const fs::path& dir, int k) {
+  char name[32];
+  std::snprintf(name, sizeof name, "level-%03d.bnd", k);
+  return dir / name;
+}
+
+namespace {
+
+std::vector<unsigned char> encode_bound(const Header& h, std::uint32_t source_crc, std::uint32_t bits_crc) {
+  std::vector<unsigned char> b = cache_prologue(kBoundRawVersion, h, source_crc, bits_crc,
+                                                kRawHeaderSize + BoundLevel::bytes_for(h.pits, h.level));
+  put_le<std::uint32_t>(b.data() + kOffHeaderCrc, crc32c(b.data(), kOffHeaderCrc));
+  return b;
+}
+
+}  // namespace
+
+std::optional<BoundLevel> map_bound_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc,
+                                          std::string* damage, int threads) {
+  if (damage) damage->clear();
+  const fs::path file = bound_path(dir, h.level);
+  const std::uint64_t bytes = BoundLevel::bytes_for(h.pits, h.level);
+  const std::uint64_t size = kRawHeaderSize + bytes;
+  int fd = -1;
+  const bool opened = open_cache(file, size, &fd);
+  const Fd f(fd);
+  if (!opened) return std::nullopt;
+  WholeMapping whole(f.fd, size);
+  if (!whole) return std::nullopt;
+  const std::vector<unsigned char> head = whole.header();
+  const std::vector<unsigned char> want =
+      encode_bound(h, header_crc, get_le<std::uint32_t>(head.data() + kOffEntriesCrc));
+  if (get_le<std::uint32_t>(head.data() + kOffHeaderCrc) != crc32c(head.data(), kOffHeaderCrc) || head != want)
+    return std::nullopt;
+  LevelArray bits = LevelArray::adopt_mapping(whole.release(), static_cast<std::size_t>(size), kRawHeaderSize, bytes);
+  const std::span<const unsigned char> data(reinterpret_cast<const unsigned char*>(bits.data()),
+                                            static_cast<std::size_t>(bytes));
+  if (crc32c_parallel({&data, 1}, threads) != get_le<std::uint32_t>(head.data() + kOffEntriesCrc)) {
+    if (damage) *damage = file.string() + ": bits checksum mismatch (a damaged cache file)";
+    return std::nullopt;
+  }
+  return BoundLevel(h.pits, h.level, std::move(bits));
+}
+
+RawWriteResult write_bound_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc,
+                                 const BoundLevel& level,
+                                 const std::function<std::uint64_t(const fs::path&)>& free_bytes) {
+  const LevelArray& bits = level.bits();
+  if (level.level() != h.level || level.pits() != h.pits || bits.size() != BoundLevel::bytes_for(h.pits, h.level))
+    return {};
+  const std::span<const unsigned char> data(reinterpret_cast<const unsigned char*>(bits.data()),
+                                            static_cast<std::size_t>(bits.size()));
+  const std::vector<unsigned char> head = encode_bound(h, header_crc, crc32c(data.data(), data.size()));
+  return write_cache_file(dir, bound_path(dir, h.level), {head, data}, free_bytes);
+}
+
+BoundLevel load_bound_level(const fs::path& dir, int pits, const Rules& rules, int k, RawCacheState& cache,
+                            int threads) {
+  const fs::path file = level_path(dir, k);
+  std::uint32_t header_crc = 0;
+  const Header h = read_header(file, &header_crc);
+  check_level_header(file, h, pits, rules, k);
+  if (h.version != kPairedVersion)
+    throw DatabaseError(file.string() + ": bounds are made from a level packed by pairs (format 3), this is format " +
+                        std::to_string(h.version));
+  std::string damage;
+  if (cache.enabled) {
+    if (std::optional<BoundLevel> mapped = map_bound_cache(dir, h, header_crc, &damage, threads))
+      return std::move(*mapped);
+    if (!damage.empty() && cache.note)
+      cache.note(damage + "; making the bounds from " + file.filename().string() + " again");
+  }
+  BoundLevel level = BoundLevel::from_values(load_paired_level(dir, pits, rules, k, cache, threads), threads);
+  if (cache.enabled && cache.write) {
+    const RawWriteResult w = write_bound_cache(dir, h, header_crc, level, cache.free_bytes);
+    if (!w.written) {
+      cache.write = false;
+      if (!w.problem.empty() && cache.note)
+        cache.note(w.problem + "; no more cache files written in this load (--no-db-cache turns them off)");
+    }
+  }
+  return level;
+}
+
 }  // namespace kalah::dbfile

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "engine/rules.hpp"
+#include "solver/db/bound_level.hpp"
 #include "solver/db/format.hpp"
 #include "solver/db/level.hpp"
 #include "solver/db/packed_level.hpp"
@@ -105,6 +106,21 @@ RawWriteResult write_paired_raw_cache(
     const std::filesystem::path& dir, const Header& h, std::uint32_t header_crc, const PairedLevel& level,
     const std::function<std::uint64_t(const std::filesystem::path&)>& free_bytes = {});
 
+// Bound caches: beside a format-3 level file, "level-KKK.bnd" holds the level's bounds
+// (solver/db/bound_level.hpp: a bit a board) behind a 4096-byte header (cache format version 4,
+// the level fields, the level file's header CRC, the CRC-32C of the bits, the file size). There
+// is no other copy of the bits on disk: a load that finds no valid cache makes them from the
+// level file (through its paired cache) and writes the cache.
+inline constexpr std::uint32_t kBoundRawVersion = 4;
+
+// "level-024.bnd"
+std::filesystem::path bound_path(const std::filesystem::path& dir, int k);
+std::optional<BoundLevel> map_bound_cache(const std::filesystem::path& dir, const Header& h, std::uint32_t header_crc,
+                                          std::string* damage = nullptr, int threads = 0);
+RawWriteResult write_bound_cache(const std::filesystem::path& dir, const Header& h, std::uint32_t header_crc,
+                                 const BoundLevel& level,
+                                 const std::function<std::uint64_t(const std::filesystem::path&)>& free_bytes = {});
+
 // How EndgameDatabase::load uses the caches across the levels of one load.
 struct RawCacheState {
   bool enabled = true;  // false: read the level files only, write no cache
@@ -128,5 +144,11 @@ PackedLevel load_packed_level(const std::filesystem::path& dir, int pits, const 
 // The same for a level packed by pairs (read_paired_level), through its paired cache.
 PairedLevel load_paired_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k,
                               RawCacheState& cache, int threads = 0);
+
+// Level k's bounds (BoundLevel) from its bound cache when one is valid, else made from the
+// format-3 level file (load_paired_level), after which the cache is written (as load_level).
+// Throws DatabaseError as read_paired_level, and for a level file of another format.
+BoundLevel load_bound_level(const std::filesystem::path& dir, int pits, const Rules& rules, int k, RawCacheState& cache,
+                            int threads = 0);
 
 }  // namespace kalah::dbfile

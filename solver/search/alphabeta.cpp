@@ -34,6 +34,9 @@ template <int M, class Kernel>
   probe.warm(base::from_bits(bits), seeds);
   return kNoEntry;
 }
+// A child on a level of bounds whose bit is still to be read (search_near's first pass).
+constexpr int kBoundUnread = INT_MIN + 1;
+
 // Second pass: its value, from the slot locate_child gave.
 template <int M>
 [[gnu::always_inline]] inline int read_child(const EndgameDatabase* db, const EndgameProbe& probe, std::uint64_t slot,
@@ -275,6 +278,11 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
     } else if (ctx.probe.covers<M>(c.seeds, s.board)) {
       entry[n] = locate_child<M>(db, ctx.probe, kernel, c.seeds, s.board);
       c.lo = c.hi = INT_MIN;  // read below
+    } else if (ctx.probe.bounds<M>(c.seeds, s.board)) {
+      const BoundLevel& level = db->bound_level(c.seeds);
+      entry[n] = level.template slot<M>(s.board);
+      __builtin_prefetch(level.address_at(entry[n]));
+      c.lo = c.hi = kBoundUnread;  // read below
     } else {
       const int clo = base::min_value(c.seeds, kRules);
       const int chi = base::max_value(c.seeds);
@@ -289,7 +297,15 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
   int n_open = 0;
   for (int i = 0; i < n; ++i) {
     NearChild& c = children[i];
-    if (c.lo == INT_MIN) c.lo = c.hi = c.through(read_child<M>(db, ctx.probe, entry[i], c.seeds, c.board));
+    if (c.lo == INT_MIN) {
+      c.lo = c.hi = c.through(read_child<M>(db, ctx.probe, entry[i], c.seeds, c.board));
+    } else if (c.lo == kBoundUnread) {  // a level of bounds: the child's value is above 0 or not
+      const bool above = db->bound_level(c.seeds).above_at(entry[i]);
+      const int clo = std::max(BoundLevel::lower(c.seeds, above), base::min_value(c.seeds, kRules));
+      const int chi = std::min(BoundLevel::upper(c.seeds, above), base::max_value(c.seeds));
+      c.lo = c.through(c.extra ? clo : chi);
+      c.hi = c.through(c.extra ? chi : clo);
+    }
     if (c.lo >= b0) return base::round_up(c.lo, k);  // cut-off without recursing (not stored: as cheap again)
     if (c.lo == c.hi) {
       best = std::max(best, c.lo);

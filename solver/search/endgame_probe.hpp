@@ -26,6 +26,11 @@ struct EndgameProbe {
   // Optional, the same values held in memory: when set, the search computes a board's index
   // itself (once, for the prefetch and the read) and reads database->level(k)[index].
   const EndgameDatabase* database = nullptr;
+  // Levels of bounds (EndgameDatabase::bound_first: a bit a board, whether the value is above
+  // 0), read through `database` only: levels bound_first..bound_last, the last for the pairs
+  // whose bits are set in bound_top_pairs. None: bound_first > bound_last.
+  int bound_first = 0, bound_last = -1;
+  std::uint64_t bound_top_pairs = 0;
 
   // Whether the board `bits` with `seeds` seeds in the pits has its value here. M: the pit
   // count when the caller knows it at compile time (the search), 0 when it does not.
@@ -35,6 +40,12 @@ struct EndgameProbe {
     return seeds == partial_seeds && (partial_pairs >> SublevelIndexer::pair_of(M > 0 ? M : pits, seeds, bits) & 1);
   }
   bool covers(const Board& b, int seeds) const { return covers(seeds, base::to_bits(b)); }
+  // Whether the board `bits` with `seeds` seeds has a bound here (and no exact value).
+  template <int M = 0>
+  bool bounds(int seeds, base::u128 bits) const {
+    if (seeds < bound_first || seeds > bound_last) return false;
+    return seeds < bound_last || (bound_top_pairs >> SublevelIndexer::pair_of(M > 0 ? M : pits, seeds, bits) & 1);
+  }
   int value(const Board& b, int k) const { return lookup(context, b, k); }
   void warm(const Board& b, int k) const {
     if (prefetch) prefetch(context, b, k);
@@ -48,6 +59,11 @@ inline EndgameProbe database_probe(const EndgameDatabase& db) {
   p.partial_seeds = db.partial_level();
   p.partial_pairs = db.partial_pairs();
   p.pits = db.pits();
+  if (db.bound_first() >= 0) {
+    p.bound_first = db.bound_first();
+    p.bound_last = db.bound_last();
+    p.bound_top_pairs = db.bound_top_pairs();
+  }
   p.context = &db;
   p.database = &db;
   p.lookup = [](const void* context, const Board& b, int k) {

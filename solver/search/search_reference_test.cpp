@@ -444,6 +444,53 @@ TEST_CASE("search: a partial level above the database gives the values and best 
   }
 }
 
+TEST_CASE("search: levels of bounds above the database give the values and best sowings of exact levels",
+          "[search][bounds]") {
+  // Levels 0..8 exact and levels 9..11 as bounds (a bit a board: whether the value is above 0;
+  // level 11 for some pairs only) against levels 0..11 exact, every rule set, one and two
+  // threads, the shared table from 0, 2 and the default seeds above the database; roots on and
+  // above the levels of bounds.
+  std::mt19937 rng(1111);
+  for (const Rules& rules : all_value_rules()) {
+    const EndgameDatabase whole = EndgameDatabase::build_in_memory(5, rules, 11, 2);
+    search::Solver reference_search(5, rules, 19, small_table_over(whole));
+    ReferenceSolver ref(5, rules);
+    for (const std::uint64_t top_pairs : {~std::uint64_t(0), std::uint64_t(0b010110)}) {
+      EndgameDatabase bounded = EndgameDatabase::build_in_memory(5, rules, 8, 2);
+      for (int k = 9; k <= 11; ++k) {
+        BoundLevel level = BoundLevel::from_values(PairedLevel::pack(whole.indexer(), k, whole.level(k), 0, 2), 2);
+        if (k == 11) level.keep_pairs(top_pairs);
+        bounded.add_bound_level(std::move(level));
+      }
+      REQUIRE(search::database_probe(bounded).bounds(10, base::to_bits(test::start_board(5, 1))));
+      {  // The bounds are read: they save nodes on a start position (one thread: node counts are exact).
+        const EndgameDatabase exact_only = EndgameDatabase::build_in_memory(5, rules, 8, 2);
+        search::Solver with(5, rules, 20, small_table_over(bounded));
+        search::Solver without(5, rules, 20, small_table_over(exact_only));
+        REQUIRE(with.value(test::start_board(5, 2)) == without.value(test::start_board(5, 2)));
+        CHECK(with.nodes() < without.nodes());
+      }
+      for (const auto& [threads, above] : {std::pair{1, search::SolverOptions::kAutoAboveDatabase}, std::pair{2, 2},
+                                           std::pair{1, 0}, std::pair{2, search::SolverOptions::kAutoAboveDatabase}}) {
+        search::SolverOptions with_bounds = small_table_over(bounded, threads);
+        with_bounds.table_seeds_above_db = above;
+        search::Solver solver(5, rules, 19, with_bounds);
+        for (int tested = 0; tested < 8;) {
+          Board b;
+          if (!test::random_board(5, 4, tested < 3 ? 11 : tested < 5 ? 14 : 19, rules, rng, b)) continue;
+          ++tested;
+          INFO("rules " << rules.describe() << " pairs " << top_pairs << " threads " << threads << " bypass " << above
+                        << " board " << tested << " (" << test::seeds_in(b, 5) << " seeds)");
+          const int v = reference_search.value(b);
+          REQUIRE(solver.value(b) == v);
+          if (test::seeds_in(b, 5) <= 11) REQUIRE(ref.value(b) == v);
+          REQUIRE(solver.best_sowings(b) == reference_search.best_sowings(b));
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("search: iterative deepening's shallow passes leave only move hints (values unchanged)", "[search]") {
   // Shallow values are estimates: were one stored as a bound, some value below would be
   // wrong. Deep iterations on a tiny table (hints replacing proven entries and back) and a
