@@ -92,6 +92,14 @@ class SublevelIndexer {
     *pair = pair_of_side(k, s);
     return pair_base_[static_cast<std::size_t>(k) * term_stride_ + s] + opponent * sides_[s] + mover;
   }
+  // pair_position_m<M> for a pit count known at compile time (M > 0), else pair_position.
+  template <int M>
+  [[gnu::always_inline]] std::uint64_t pair_position_t(base::u128 bits, int k, int* pair) const {
+    if constexpr (M > 0)
+      return pair_position_m<M>(bits, k, pair);
+    else
+      return pair_position(bits, k, pair);
+  }
   std::uint64_t pair_position(base::u128 bits, int k, int* pair) const {
     switch (m_) {
       case 1: return pair_position_m<1>(bits, k, pair);

@@ -74,11 +74,7 @@ class PairedLevel {
   std::uint64_t slot(base::u128 bits) const {
     assert(M == 0 || M == pits_);
     int p = 0;
-    std::uint64_t at;
-    if constexpr (M > 0)
-      at = order_->template pair_position_m<M>(bits, k_, &p);
-    else
-      at = order_->pair_position(bits, k_, &p);
+    const std::uint64_t at = order_->template pair_position_t<M>(bits, k_, &p);
     return static_cast<std::uint64_t>(p) << kSlotShift | at;
   }
   // Remainder value of the board `bits` at `slot`, and the line that reads, for a prefetch.

@@ -143,11 +143,17 @@ fs::path raw_path(const fs::path& dir, int k) {
   return dir / name;
 }
 
-std::optional<LevelArray> map_raw_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc,
-                                        std::string* damage, int threads) {
+namespace {
+
+// The cache file `file` whose data, `bytes` bytes, follow its header: mapped, once the header
+// is exactly header_for(the data CRC it records) and the data's CRC-32C, computed over the
+// mapping, matches; nothing otherwise, and *damage (when given) then names a cache whose header
+// matches but whose data (`what`: "entries", "bits") do not.
+template <class HeaderFor>
+std::optional<LevelArray> map_flat_cache(const fs::path& file, std::uint64_t bytes, HeaderFor&& header_for,
+                                         const char* what, std::string* damage, int threads) {
   if (damage) damage->clear();
-  const fs::path file = raw_path(dir, h.level);
-  const std::uint64_t size = kRawHeaderSize + h.entries;
+  const std::uint64_t size = kRawHeaderSize + bytes;
   int fd = -1;
   const bool opened = open_cache(file, size, &fd);
   const Fd f(fd);
@@ -156,19 +162,27 @@ std::optional<LevelArray> map_raw_cache(const fs::path& dir, const Header& h, st
   if (!whole) return std::nullopt;
   const std::vector<unsigned char> head = whole.header();
   // The header must be the one written for exactly this level file.
-  const std::vector<unsigned char> want = encode(h, header_crc, get_le<std::uint32_t>(head.data() + kOffEntriesCrc));
+  const std::vector<unsigned char> want = header_for(get_le<std::uint32_t>(head.data() + kOffEntriesCrc));
   if (get_le<std::uint32_t>(head.data() + kOffHeaderCrc) != crc32c(head.data(), kOffHeaderCrc) || head != want)
     return std::nullopt;
-  LevelArray level =
-      LevelArray::adopt_mapping(whole.release(), static_cast<std::size_t>(size), kRawHeaderSize, h.entries);
+  LevelArray data = LevelArray::adopt_mapping(whole.release(), static_cast<std::size_t>(size), kRawHeaderSize, bytes);
   // Every read-back is checked: this pass also faults the pages in (in chunks, on the load's threads).
-  const std::span<const unsigned char> entries(reinterpret_cast<const unsigned char*>(level.data()),
-                                               static_cast<std::size_t>(h.entries));
-  if (crc32c_parallel({&entries, 1}, threads) != get_le<std::uint32_t>(head.data() + kOffEntriesCrc)) {
-    if (damage) *damage = file.string() + ": entries checksum mismatch (a damaged cache file)";
+  const std::span<const unsigned char> span(reinterpret_cast<const unsigned char*>(data.data()),
+                                            static_cast<std::size_t>(bytes));
+  if (crc32c_parallel({&span, 1}, threads) != get_le<std::uint32_t>(head.data() + kOffEntriesCrc)) {
+    if (damage) *damage = file.string() + ": " + what + " checksum mismatch (a damaged cache file)";
     return std::nullopt;
   }
-  return level;
+  return data;
+}
+
+}  // namespace
+
+std::optional<LevelArray> map_raw_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc,
+                                        std::string* damage, int threads) {
+  return map_flat_cache(
+      raw_path(dir, h.level), h.entries, [&](std::uint32_t crc) { return encode(h, header_crc, crc); }, "entries",
+      damage, threads);
 }
 
 namespace {
@@ -598,29 +612,11 @@ std::vector<unsigned char> encode_bound(const Header& h, std::uint32_t source_cr
 
 std::optional<BoundLevel> map_bound_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc,
                                           std::string* damage, int threads) {
-  if (damage) damage->clear();
-  const fs::path file = bound_path(dir, h.level);
-  const std::uint64_t bytes = BoundLevel::bytes_for(h.pits, h.level);
-  const std::uint64_t size = kRawHeaderSize + bytes;
-  int fd = -1;
-  const bool opened = open_cache(file, size, &fd);
-  const Fd f(fd);
-  if (!opened) return std::nullopt;
-  WholeMapping whole(f.fd, size);
-  if (!whole) return std::nullopt;
-  const std::vector<unsigned char> head = whole.header();
-  const std::vector<unsigned char> want =
-      encode_bound(h, header_crc, get_le<std::uint32_t>(head.data() + kOffEntriesCrc));
-  if (get_le<std::uint32_t>(head.data() + kOffHeaderCrc) != crc32c(head.data(), kOffHeaderCrc) || head != want)
-    return std::nullopt;
-  LevelArray bits = LevelArray::adopt_mapping(whole.release(), static_cast<std::size_t>(size), kRawHeaderSize, bytes);
-  const std::span<const unsigned char> data(reinterpret_cast<const unsigned char*>(bits.data()),
-                                            static_cast<std::size_t>(bytes));
-  if (crc32c_parallel({&data, 1}, threads) != get_le<std::uint32_t>(head.data() + kOffEntriesCrc)) {
-    if (damage) *damage = file.string() + ": bits checksum mismatch (a damaged cache file)";
-    return std::nullopt;
-  }
-  return BoundLevel(h.pits, h.level, std::move(bits));
+  std::optional<LevelArray> bits = map_flat_cache(
+      bound_path(dir, h.level), BoundLevel::bytes_for(h.pits, h.level),
+      [&](std::uint32_t crc) { return encode_bound(h, header_crc, crc); }, "bits", damage, threads);
+  if (!bits) return std::nullopt;
+  return BoundLevel(h.pits, h.level, std::move(*bits));
 }
 
 RawWriteResult write_bound_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc,
