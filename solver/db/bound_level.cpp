@@ -24,7 +24,7 @@ BoundLevel::BoundLevel(int pits, int k, LevelArray bits)
     throw std::invalid_argument("BoundLevel: " + std::to_string(bits_.size()) + " bytes are not the bits of level " +
                                 std::to_string(k) + " of " + std::to_string(pits) + " pits");
   for (int p = 0; p <= SublevelIndexer::pairs(k); ++p) pair_bytes_.push_back(pair_offset(pits, k, p));
-  held_ = SublevelIndexer::pairs(k) == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << SublevelIndexer::pairs(k)) - 1;
+  held_ = all_pairs(k);
 }
 
 BoundLevel BoundLevel::from_values(const PairedLevel& exact, int threads) {

@@ -39,6 +39,13 @@ class BoundLevel {
   // Bytes of the bits of level k, and where pair p's start (a multiple of 64).
   static std::uint64_t bytes_for(int pits, int k);
   static std::uint64_t pair_offset(int pits, int k, int p);
+  static std::uint64_t pair_bytes(int pits, int k, int p) {
+    return pair_offset(pits, k, p + 1) - pair_offset(pits, k, p);
+  }
+  // A bit for each of level k's pairs: every pair held.
+  static std::uint64_t all_pairs(int k) {
+    return SublevelIndexer::pairs(k) == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << SublevelIndexer::pairs(k)) - 1;
+  }
 
   int level() const { return k_; }
   int pits() const { return pits_; }

@@ -74,9 +74,6 @@ BoundedSelection bounds_within(const std::filesystem::path& dir, int pits, int m
   std::uint64_t exact = 0;  // levels 0..top
   std::vector<std::uint64_t> exact_upto;
   for (const std::uint64_t b : levels) exact_upto.push_back(exact += b);
-  auto pair_bytes = [&](int k, int p) {
-    return BoundLevel::pair_offset(pits, k, p + 1) - BoundLevel::pair_offset(pits, k, p);
-  };
   // The most exact levels below `bound_levels` levels of bounds (the last of them one pair at
   // least); then bounds upward, whole levels and the next one's pairs from the middle out,
   // until the memory is full.
@@ -85,7 +82,7 @@ BoundedSelection bounds_within(const std::filesystem::path& dir, int pits, int m
     const int n = top + 1 >= lowest_bound ? std::min(bound_levels, max_seeds - top) : 0;
     std::uint64_t need = exact_upto[top];
     for (int k = top + 1; k < top + n; ++k) need += BoundLevel::bytes_for(pits, k);
-    if (n > 0 && need + pair_bytes(top + n, 0) > bytes && top > 0) continue;
+    if (n > 0 && need + BoundLevel::pair_bytes(pits, top + n, 0) > bytes && top > 0) continue;
     out.max_seeds = top;
     out.bytes = exact_upto[top];
     if (n <= 0) return out;
@@ -99,8 +96,8 @@ BoundedSelection bounds_within(const std::filesystem::path& dir, int pits, int m
       }
       std::uint64_t mask = 0;
       for (int p = SublevelIndexer::pairs(k) - 1; p >= 0; --p) {
-        if (out.bytes + pair_bytes(k, p) > bytes) continue;
-        out.bytes += pair_bytes(k, p);
+        if (out.bytes + BoundLevel::pair_bytes(pits, k, p) > bytes) continue;
+        out.bytes += BoundLevel::pair_bytes(pits, k, p);
         mask |= std::uint64_t(1) << p;
       }
       if (mask) {
@@ -117,7 +114,7 @@ BoundedSelection bounds_within(const std::filesystem::path& dir, int pits, int m
 void EndgameDatabase::add_bound_level(BoundLevel level) {
   const int k = max_seeds_ + 1 + static_cast<int>(bounds_.size());
   if (level.level() != k || level.pits() != pits_ || partial_ ||
-      (!bounds_.empty() && bounds_.back().held_pairs() != bound_top_pairs_all(bounds_.back().level())))
+      (!bounds_.empty() && bounds_.back().held_pairs() != BoundLevel::all_pairs(bounds_.back().level())))
     throw std::invalid_argument("a level of bounds must be level " + std::to_string(k) + " of " +
                                 std::to_string(pits_) + " pits, above complete levels only");
   bounds_.push_back(std::move(level));
@@ -276,8 +273,7 @@ EndgameDatabase EndgameDatabase::load(const std::filesystem::path& dir, int pits
     const int k = max_seeds + 1 + i;
     if (k > 127) throw DatabaseError(dir.string() + ": more than 127 levels");
     for (int p = 0; p < SublevelIndexer::pairs(k); ++p)
-      if (i + 1 < bound_levels || (bound_top_pairs >> p & 1))
-        need += BoundLevel::pair_offset(pits, k, p + 1) - BoundLevel::pair_offset(pits, k, p);
+      if (i + 1 < bound_levels || (bound_top_pairs >> p & 1)) need += BoundLevel::pair_bytes(pits, k, p);
   }
   if (memory_limit_bytes && need > memory_limit_bytes)
     throw DatabaseError(

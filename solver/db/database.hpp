@@ -266,9 +266,6 @@ class EndgameDatabase {
   void make_views();
   void load_bounds(const std::filesystem::path& dir, int bound_levels, std::uint64_t top_pairs,
                    dbfile::RawCacheState& cache, int threads, bool private_copy);
-  static std::uint64_t bound_top_pairs_all(int k) {
-    return SublevelIndexer::pairs(k) == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << SublevelIndexer::pairs(k)) - 1;
-  }
 };
 
 }  // namespace kalah
