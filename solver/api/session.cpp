@@ -54,6 +54,20 @@ void open_worker_sessions(const SessionConfig& config, int count, bool share_tab
   for (int w = 1; w < count; ++w) open(each);
 }
 
+// " and levels S+1..L as bounds (P of the Q pairs of level L)" for the levels of bounds above
+// exact levels 0..seeds, or nothing without.
+std::string bound_text(int seeds, int bound_levels, std::uint64_t bound_top_pairs) {
+  if (bound_levels <= 0) return {};
+  const int last = seeds + bound_levels;
+  const std::string part = bound_top_pairs == ~std::uint64_t(0)
+                               ? std::string()
+                               : " (" + std::to_string(std::popcount(bound_top_pairs)) + " of the " +
+                                     std::to_string(last / 2 + 1) + " pairs of level " + std::to_string(last) + ")";
+  const std::string levels = bound_levels == 1 ? "level " + std::to_string(last)
+                                               : "levels " + std::to_string(seeds + 1) + ".." + std::to_string(last);
+  return " and " + levels + " as bounds" + part;
+}
+
 bool holds_packed(SessionConfig::DatabaseLayout layout, const DbScan& scan) {
   using Layout = SessionConfig::DatabaseLayout;
   return layout == Layout::packed || (layout == Layout::as_filed && scan.levels.front().header.is_packed());
@@ -122,11 +136,20 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
     std::uint64_t top_pairs = 0;
     int bound_levels = config_.database_bound_levels;
     std::uint64_t bound_top_pairs = ~std::uint64_t(0);
+    // Automatic: bounds where a memory limit leaves levels out (docs/search.md, "Levels of
+    // bounds": they paid on every benchmark game), not where the levels asked for are all held.
+    const bool automatic = bound_levels == SessionConfig::kAutoBoundLevels;
+    const bool limited = config_.database_bytes > 0 || budget > 0;
+    if (automatic) bound_levels = packed && limited ? SessionConfig::kDefaultBoundLevels : 0;
+    bool planned = false;  // bounds_within chose the levels
     if (bound_levels > 0 && !packed)
       throw ConfigError(
           "levels of bounds (--db-bounds) are made from a database packed by pairs (format 3), held packed");
     if (bound_levels > 0 && config_.database_bytes > 0) {
-      const int filed = seeds >= 0 ? std::min(seeds + bound_levels, scan.max_seeds()) : scan.max_seeds();
+      // --db-seeds S: exact levels 0..S and N levels of bounds above them when asked for, all
+      // within 0..S when automatic.
+      const int filed =
+          seeds >= 0 ? std::min(seeds + (automatic ? 0 : bound_levels), scan.max_seeds()) : scan.max_seeds();
       const std::uint64_t room =
           budget > 0 ? std::min(config_.database_bytes, budget - tables_bytes) : config_.database_bytes;
       const BoundedSelection chosen = bounds_within(config_.database_dir, config_.pits, filed, room, bound_levels);
@@ -136,20 +159,12 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
       seeds = chosen.max_seeds;
       bound_levels = chosen.bound_levels;
       bound_top_pairs = chosen.bound_top_pairs;
-      if (config_.note) {
-        const int last = seeds + bound_levels;
-        const std::string part = bound_top_pairs == ~std::uint64_t(0)
-                                     ? std::string()
-                                     : " (" + std::to_string(std::popcount(bound_top_pairs)) + " of the " +
-                                           std::to_string(last / 2 + 1) + " pairs of level " + std::to_string(last) +
-                                           ")";
+      planned = true;
+      if (config_.note && (!automatic || seeds < filed))
         config_.note("loading database levels 0.." + std::to_string(seeds) +
-                     (bound_levels > 0 ? " and levels " + std::to_string(seeds + 1) + ".." + std::to_string(last) +
-                                             " as bounds" + part
-                                       : std::string()) +
-                     ": " + byte_text(chosen.bytes) + " of the " + byte_text(room) + " allowed");
-      }
-    } else if (bound_levels > 0) {
+                     bound_text(seeds, bound_levels, bound_top_pairs) + ": " + byte_text(chosen.bytes) + " of the " +
+                     byte_text(room) + " allowed");
+    } else if (bound_levels > 0 && !automatic) {
       if (seeds < 0) seeds = scan.max_seeds() - bound_levels;
       if (seeds < 0 || seeds + bound_levels > scan.max_seeds())
         throw ConfigError("the database " + config_.database_dir + " holds levels 0.." +
@@ -175,7 +190,20 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
       const DatabaseSelection chosen =
           select_within(config_.database_dir, config_.pits, scan.max_seeds(), room, packed ? 0 : -1);
       const int fits = chosen.max_seeds;
-      if (fits >= 0 && fits < scan.max_seeds()) {
+      if (fits >= 0 && fits < scan.max_seeds() && bound_levels > 0) {  // automatic bounds
+        const BoundedSelection bounded =
+            bounds_within(config_.database_dir, config_.pits, scan.max_seeds(), room, bound_levels);
+        seeds = bounded.max_seeds;
+        bound_levels = bounded.bound_levels;
+        bound_top_pairs = bounded.bound_top_pairs;
+        planned = true;
+        if (config_.note)
+          config_.note("loading database levels 0.." + std::to_string(seeds) + " of 0.." +
+                       std::to_string(scan.max_seeds()) + bound_text(seeds, bound_levels, bound_top_pairs) + ": " +
+                       byte_text(bounded.bytes) + " of the " + byte_text(room) +
+                       " the memory budget leaves beside the tables (" + byte_text(budget) + " less " +
+                       byte_text(tables_bytes) + "; --memory, --tt-memory, --db-bounds)");
+      } else if (fits >= 0 && fits < scan.max_seeds()) {
         seeds = fits;
         top_pairs = chosen.top_pairs;
         if (config_.note)
@@ -187,6 +215,7 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
                        (packed ? ")" : ", or --db-packed for about half the memory)"));
       }
     }
+    if (automatic && !planned) bound_levels = 0;  // no memory limit left levels out
     database_ = std::make_shared<const EndgameDatabase>(EndgameDatabase::load(
         config_.database_dir, config_.pits, config_.rules, seeds, budget > 0 ? budget - tables_bytes : 0,
         config_.database_cache, config_.note, packed ? 0 : -1, config_.threads, config_.database_private, top_pairs,

@@ -45,10 +45,15 @@ struct SessionConfig {
   // level: EndgameDatabase::partial_level). Within the memory budget beside the table.
   std::uint64_t database_bytes = 0;
   // Levels of bounds above the exact ones (EndgameDatabase::bound_first: a bit a board, whether
-  // the value is above 0; format-3 directories held packed). With database_bytes, the exact
-  // levels and bounds that fit (bounds_within: the last level of bounds may hold some pairs);
-  // else levels database_seeds + 1 .. + this (database_seeds -1: the top ones filed).
-  int database_bound_levels = 0;
+  // the value is above its sublevel's median; format-3 directories held packed). With a memory
+  // limit (database_bytes, or a budget the whole database does not fit), the exact levels and
+  // bounds that fit (bounds_within: the last level of bounds may hold some pairs); else levels
+  // database_seeds + 1 .. + this (database_seeds -1: the top ones filed). kAutoBoundLevels:
+  // kDefaultBoundLevels where a memory limit leaves levels of a format-3 database held packed
+  // out (levels 0..database_seeds, exact or bounds, with both), else none.
+  static constexpr int kAutoBoundLevels = -1;
+  static constexpr int kDefaultBoundLevels = 5;
+  int database_bound_levels = kAutoBoundLevels;
   // Map the directory's levels from their raw cache files, writing them when missing or
   // stale (EndgameDatabase::load, solver/db/raw_cache.hpp); false: read the level files only.
   bool database_cache = true;

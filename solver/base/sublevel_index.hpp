@@ -78,6 +78,14 @@ class SublevelIndexer {
   // prefix sums come from the whole board at once, then one table read a cell.
   template <int M>
   [[gnu::always_inline]] std::uint64_t pair_position_m(base::u128 bits, int k, int* pair) const {
+    int side = 0;
+    const std::uint64_t at = side_position_m<M>(bits, k, &side);
+    *pair = pair_of_side(k, side);
+    return at;
+  }
+  // The same, with the seeds on the mover's side in *side (the board's pair: pair_of_side).
+  template <int M>
+  [[gnu::always_inline]] std::uint64_t side_position_m(base::u128 bits, int k, int* side) const {
     alignas(16) std::uint8_t pre[16];
     const base::u128 sums = base::prefix_sums(bits);
     std::memcpy(pre, &sums, sizeof pre);
@@ -89,7 +97,7 @@ class SublevelIndexer {
       mover += t[i * term_stride_ + pre[i]];
       opponent += t[i * term_stride_ + pre[M + i] - s];
     }
-    *pair = pair_of_side(k, s);
+    *side = s;
     return pair_base_[static_cast<std::size_t>(k) * term_stride_ + s] + opponent * sides_[s] + mover;
   }
   // pair_position_m<M> for a pit count known at compile time (M > 0), else pair_position.
@@ -100,17 +108,31 @@ class SublevelIndexer {
     else
       return pair_position(bits, k, pair);
   }
-  std::uint64_t pair_position(base::u128 bits, int k, int* pair) const {
+  // side_position_m<M> likewise (M = 0: the pit count known at run time).
+  template <int M>
+  [[gnu::always_inline]] std::uint64_t side_position_t(base::u128 bits, int k, int* side) const {
+    if constexpr (M > 0)
+      return side_position_m<M>(bits, k, side);
+    else
+      return side_position(bits, k, side);
+  }
+  std::uint64_t side_position(base::u128 bits, int k, int* side) const {
     switch (m_) {
-      case 1: return pair_position_m<1>(bits, k, pair);
-      case 2: return pair_position_m<2>(bits, k, pair);
-      case 3: return pair_position_m<3>(bits, k, pair);
-      case 4: return pair_position_m<4>(bits, k, pair);
-      case 5: return pair_position_m<5>(bits, k, pair);
-      case 6: return pair_position_m<6>(bits, k, pair);
-      case 7: return pair_position_m<7>(bits, k, pair);
-      default: return pair_position_m<8>(bits, k, pair);
+      case 1: return side_position_m<1>(bits, k, side);
+      case 2: return side_position_m<2>(bits, k, side);
+      case 3: return side_position_m<3>(bits, k, side);
+      case 4: return side_position_m<4>(bits, k, side);
+      case 5: return side_position_m<5>(bits, k, side);
+      case 6: return side_position_m<6>(bits, k, side);
+      case 7: return side_position_m<7>(bits, k, side);
+      default: return side_position_m<8>(bits, k, side);
     }
+  }
+  std::uint64_t pair_position(base::u128 bits, int k, int* pair) const {
+    int side = 0;
+    const std::uint64_t at = side_position(bits, k, &side);
+    *pair = pair_of_side(k, side);
+    return at;
   }
   // The same for a Board.
   std::uint64_t pair_position(const Board& b, int k, int* pair) const {

@@ -386,6 +386,30 @@ TEST_CASE("db cli: solve --db-bounds holds levels of bounds above the exact ones
   CHECK(json_int(top.out, "db_max_seeds") == 11);
   CHECK(json_int(top.out, "db_bound_last") == 13);
   CHECK(json_int(top.out, "value") == json_int(plain.out, "value"));
+  // Without --db-bounds: five levels of bounds where --db-memory leaves levels out (with
+  // --db-seeds S, within levels 0..S); none where every level fits (all, or the 0..S asked
+  // for), or with --db-bounds 0 (then a partial exact level).
+  const std::string budget = " --db-memory " + std::to_string(levels + bounds + middle);
+  const auto automatic = run_kalah("solve -m 4 -n 3 --threads 2 --json --db " + d + budget);
+  REQUIRE(automatic.exit_code == 0);
+  CHECK(json_int(automatic.out, "value") == json_int(plain.out, "value"));
+  CHECK(json_int(automatic.out, "db_bound_first") == json_int(automatic.out, "db_max_seeds") + 1);
+  CHECK(json_int(automatic.out, "db_bound_last") <= json_int(automatic.out, "db_max_seeds") + 5);
+  CHECK(automatic.err.find(" as bounds") != std::string::npos);
+  const auto capped = run_kalah("solve -m 4 -n 3 --threads 2 --json --db " + d + budget + " --db-seeds 12");
+  REQUIRE(capped.exit_code == 0);
+  CHECK(json_int(capped.out, "value") == json_int(plain.out, "value"));
+  CHECK(json_int(capped.out, "db_bound_first") == json_int(capped.out, "db_max_seeds") + 1);
+  CHECK(json_int(capped.out, "db_bound_last") <= 12);
+  for (const std::string& exact :
+       {std::string(" --db-memory 1G"), budget + " --db-bounds 0", budget + " --db-seeds 9"}) {
+    CAPTURE(exact);
+    const auto r = run_kalah("solve -m 4 -n 3 --threads 2 --json --db " + d + exact);
+    REQUIRE(r.exit_code == 0);
+    CHECK(json_int(r.out, "value") == json_int(plain.out, "value"));
+    CHECK(json_int(r.out, "db_bound_first") == -1);
+    CHECK(r.err.find(" as bounds") == std::string::npos);
+  }
   // Too many levels of bounds for the directory, a bad count, a directory of another format.
   const auto many = run_kalah("solve -m 4 -n 3 --db " + d + " --db-seeds 12 --db-bounds 2");
   CHECK(many.exit_code == 2);
@@ -412,7 +436,8 @@ TEST_CASE("db cli: solve --db-memory fills it with whole levels, then pairs of t
   for (const std::uint64_t b : kalah::level_memory_bytes(dir.path, 4, 10, 0)) levels += b;
   const std::vector<std::uint64_t> pairs = kalah::pair_memory_bytes(dir.path, 11);
   REQUIRE(pairs.size() == 6);
-  const std::string solve = "solve -m 4 -n 3 --threads 2 --json --db " + d;
+  // Exact levels only (without --db-bounds 0, levels of bounds would take the room: above).
+  const std::string solve = "solve -m 4 -n 3 --threads 2 --json --db-bounds 0 --db " + d;
   const auto plain = run_kalah("solve -m 4 -n 3 --threads 2 --json");
   REQUIRE(plain.exit_code == 0);
   for (const std::string extra : {"", " --db-private", " --no-db-cache"}) {
@@ -426,7 +451,7 @@ TEST_CASE("db cli: solve --db-memory fills it with whole levels, then pairs of t
     CHECK(json_int(part.out, "db_memory_bytes") == static_cast<long long>(levels + pairs[5] + pairs[4]));
     CHECK(part.err.find("note: loading database levels 0..10 and 2 of the 6 pairs of level 11") != std::string::npos);
   }
-  const auto text = run_kalah("solve -m 4 -n 3 --threads 2 --value-only --db " + d + " --db-memory " +
+  const auto text = run_kalah("solve -m 4 -n 3 --threads 2 --value-only --db-bounds 0 --db " + d + " --db-memory " +
                               std::to_string(levels + pairs[5]));
   REQUIRE(text.exit_code == 0);
   CHECK(text.out.find("boards with at most 10 seeds and 1 of the 6 sublevel pairs of level 11") != std::string::npos);
@@ -441,6 +466,13 @@ TEST_CASE("db cli: solve --db-memory fills it with whole levels, then pairs of t
   CHECK(json_int(budget.out, "value") == json_int(plain.out, "value"));
   CHECK(budget.err.find("note: loading database levels 0..10 of 0..12 and 2 of the 6 pairs of level 11") !=
         std::string::npos);
+  // The same budget without --db-bounds 0: levels of bounds above fewer exact levels.
+  const auto bounded = run_kalah("solve -m 4 -n 3 --threads 2 --json --db " + d + " --memory " +
+                                 std::to_string(table + near_tables + levels + pairs[5] + pairs[4]));
+  REQUIRE(bounded.exit_code == 0);
+  CHECK(json_int(bounded.out, "value") == json_int(plain.out, "value"));
+  CHECK(json_int(bounded.out, "db_bound_first") == json_int(bounded.out, "db_max_seeds") + 1);
+  CHECK(bounded.err.find(" as bounds") != std::string::npos);
   // Room for everything: every level, no note, no partial level.
   const auto all = run_kalah(solve + " --db-memory 1G");
   REQUIRE(all.exit_code == 0);

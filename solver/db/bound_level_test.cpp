@@ -1,5 +1,5 @@
 // Levels of bounds (solver/db/bound_level.hpp): every board's bit says whether its exact value
-// is above 0, for every rule set; loaded from a format-3 directory through the bound caches
+// is above its sublevel's median, for every rule set; loaded from a format-3 directory through the bound caches
 // (written, mapped, a damaged one rebuilt); bounds_within fills a memory budget with exact
 // levels, then levels of bounds upward.
 #include "testing/catch.hpp"
@@ -20,30 +20,49 @@ using kalah::test::ScratchDir;
 namespace {
 
 // Every board of `full`'s level k whose pair is in `pairs`: the bit of `bounds` is whether its
-// value is above 0, and the value lies within BoundLevel::lower..upper. Returns the boards seen.
+// value is above its sublevel's threshold, which is the sublevel's lower median, and the value
+// lies within BoundLevel::lower..upper. Returns the boards seen.
 std::uint64_t check_bounds(const BoundLevel& bounds, const EndgameDatabase& full, int k,
                            std::uint64_t pairs = ~std::uint64_t(0)) {
   const BoardIndexer& ix = full.indexer();
+  const int pits = full.pits();
   std::uint64_t seen = 0;
+  std::vector<std::uint64_t> in_sublevel(k + 1), at_most(k + 1), below(k + 1);  // boards, v <= t, v < t
   Board b = ix.board(k, 0);
   for (std::uint64_t i = 0; i < ix.count(k); ++i) {
     const base::u128 bits = base::to_bits(b);
-    if (pairs >> SublevelIndexer::pair_of(full.pits(), k, bits) & 1) {
+    if (pairs >> SublevelIndexer::pair_of(pits, k, bits) & 1) {
       ++seen;
+      int side = 0;
+      for (int c = 0; c < pits; ++c) side += b.cells[c];
       const int v = full.value(b);
-      const bool above = bounds.above(bits);
-      REQUIRE(above == (v > 0));
-      REQUIRE(BoundLevel::lower(k, above) <= v);
-      REQUIRE(v <= BoundLevel::upper(k, above));
+      const int t = bounds.threshold(side);
+      const BoundLevel::Place place = bounds.place(bits);
+      REQUIRE(place.threshold == t);
+      const bool above = bounds.above_at(place.slot);
+      REQUIRE(above == bounds.above(bits));
+      REQUIRE(above == (v > t));
+      REQUIRE(BoundLevel::lower(k, t, above) <= v);
+      REQUIRE(v <= BoundLevel::upper(k, t, above));
+      ++in_sublevel[side];
+      at_most[side] += v <= t;
+      below[side] += v < t;
     }
     if (i + 1 < ix.count(k)) ix.next(b);
+  }
+  for (int side = 0; side <= k; ++side) {  // t is the value at index (n - 1) / 2 of the sorted values
+    if (in_sublevel[side] == 0) continue;
+    INFO("sublevel " << side);
+    CHECK(at_most[side] >= (in_sublevel[side] + 1) / 2);
+    CHECK(below[side] < (in_sublevel[side] + 1) / 2);
   }
   return seen;
 }
 
 }  // namespace
 
-TEST_CASE("bound level: a bit a board, whether the value is above 0, every rule set", "[db][bounds]") {
+TEST_CASE("bound level: a bit a board, whether the value is above its sublevel's median, every rule set",
+          "[db][bounds]") {
   for (const Rules& rules : test::all_value_rules()) {
     const EndgameDatabase full = EndgameDatabase::build_in_memory(4, rules, 10, 2);
     for (int k : {0, 1, 2, 7, 10}) {
@@ -58,7 +77,22 @@ TEST_CASE("bound level: a bit a board, whether the value is above 0, every rule 
   // Each pair from a 64-byte line; a level of another size is refused.
   CHECK(BoundLevel::pair_offset(6, 22, 1) % 64 == 0);
   CHECK(BoundLevel::bytes_for(6, 22) >= SublevelIndexer::shared(6)->pair_size(22, 0) / 8);
-  CHECK_THROWS_AS(BoundLevel(4, 7, LevelArray(3)), std::invalid_argument);
+  const std::vector<std::int8_t> sevens(8, 1);
+  CHECK_THROWS_AS(BoundLevel(4, 7, LevelArray(3), sevens), std::invalid_argument);
+  CHECK_NOTHROW(BoundLevel(4, 7, LevelArray(BoundLevel::bytes_for(4, 7)), sevens));
+  // Thresholds: one a sublevel, each a value of the level (its parity, within -k..k).
+  CHECK_THROWS_AS(BoundLevel(4, 7, LevelArray(BoundLevel::bytes_for(4, 7)), std::vector<std::int8_t>(7, 1)),
+                  std::invalid_argument);
+  for (const int bad : {0, 9, -9}) {
+    std::vector<std::int8_t> t = sevens;
+    t[3] = static_cast<std::int8_t>(bad);
+    CHECK_THROWS_AS(BoundLevel(4, 7, LevelArray(BoundLevel::bytes_for(4, 7)), t), std::invalid_argument);
+  }
+  // The lower median of counts by value (count[v + k]).
+  CHECK(BoundLevel::median(3, {0, 0, 0, 0, 0, 0, 5}) == 3);
+  CHECK(BoundLevel::median(3, {1, 0, 0, 0, 1, 0, 0}) == -3);  // two boards: the lower one
+  CHECK(BoundLevel::median(3, {1, 0, 1, 0, 1, 0, 0}) == -1);
+  CHECK(BoundLevel::median(2, {0, 0, 2, 0, 3}) == 2);
 }
 
 TEST_CASE("bound level: the database takes levels of bounds above complete levels only", "[db][bounds]") {
@@ -130,6 +164,20 @@ TEST_CASE("bound level: loaded from a format-3 directory through its cache, and 
   const EndgameDatabase again = EndgameDatabase::load(dir.path, 4, rules, 9, 0, true, note, 0, 2, false, 0, 2);
   CHECK(notes.size() == 1);
   CHECK(again.bound_level(11).mapped());
+  // A threshold changed in the header (its CRC no longer matches), or a cache of version 4 (bits
+  // split at 0): not mapped, made again silently and replaced.
+  for (const auto& [offset, byte] : {std::pair{48 + 3, '\x7f'}, std::pair{8, '\x04'}}) {
+    {
+      std::fstream f(dbfile::bound_path(dir.path, 11), std::ios::in | std::ios::out | std::ios::binary);
+      f.seekp(offset);
+      f.put(byte);
+    }
+    const EndgameDatabase remade = EndgameDatabase::load(dir.path, 4, rules, 9, 0, true, note, 0, 2, false, 0, 2);
+    CHECK_FALSE(remade.bound_level(11).mapped());
+    check_bounds(remade.bound_level(11), full, 11);
+    CHECK(EndgameDatabase::load(dir.path, 4, rules, 9, 0, true, note, 0, 2, false, 0, 2).bound_level(11).mapped());
+  }
+  CHECK(notes.size() == 1);
 
   // The budget: the most exact levels below the levels of bounds asked for, then bounds upward.
   const std::uint64_t b10 = BoundLevel::bytes_for(4, 10), b11 = BoundLevel::bytes_for(4, 11);

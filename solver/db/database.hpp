@@ -149,7 +149,7 @@ class EndgameDatabase {
   bool empty() const { return max_seeds_ < 0; }
 
   // Levels of bounds (solver/db/bound_level.hpp) above the exact ones: levels bound_first() ..
-  // bound_last() (none: -1, -2), a bit a board, whether the value is above 0; the last may hold
+  // bound_last() (none: -1, -2), a bit a board, whether the value is above its sublevel's median; the last may hold
   // some of its pairs only (bound_top_pairs()). The search reads them as bounds it then proves.
   int bound_first() const { return bounds_.empty() ? -1 : bounds_.front().level(); }
   int bound_last() const { return bounds_.empty() ? -2 : bounds_.back().level(); }

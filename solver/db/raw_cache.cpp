@@ -146,9 +146,10 @@ fs::path raw_path(const fs::path& dir, int k) {
 namespace {
 
 // The cache file `file` whose data, `bytes` bytes, follow its header: mapped, once the header
-// is exactly header_for(the data CRC it records) and the data's CRC-32C, computed over the
-// mapping, matches; nothing otherwise, and *damage (when given) then names a cache whose header
-// matches but whose data (`what`: "entries", "bits") do not.
+// is exactly header_for(the header found: the data CRC it records, and any field the data
+// need) and the data's CRC-32C, computed over the mapping, matches; nothing otherwise, and
+// *damage (when given) then names a cache whose header matches but whose data (`what`:
+// "entries", "bits") do not.
 template <class HeaderFor>
 std::optional<LevelArray> map_flat_cache(const fs::path& file, std::uint64_t bytes, HeaderFor&& header_for,
                                          const char* what, std::string* damage, int threads) {
@@ -162,7 +163,7 @@ std::optional<LevelArray> map_flat_cache(const fs::path& file, std::uint64_t byt
   if (!whole) return std::nullopt;
   const std::vector<unsigned char> head = whole.header();
   // The header must be the one written for exactly this level file.
-  const std::vector<unsigned char> want = header_for(get_le<std::uint32_t>(head.data() + kOffEntriesCrc));
+  const std::vector<unsigned char> want = header_for(head);
   if (get_le<std::uint32_t>(head.data() + kOffHeaderCrc) != crc32c(head.data(), kOffHeaderCrc) || head != want)
     return std::nullopt;
   LevelArray data = LevelArray::adopt_mapping(whole.release(), static_cast<std::size_t>(size), kRawHeaderSize, bytes);
@@ -181,8 +182,11 @@ std::optional<LevelArray> map_flat_cache(const fs::path& file, std::uint64_t byt
 std::optional<LevelArray> map_raw_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc,
                                         std::string* damage, int threads) {
   return map_flat_cache(
-      raw_path(dir, h.level), h.entries, [&](std::uint32_t crc) { return encode(h, header_crc, crc); }, "entries",
-      damage, threads);
+      raw_path(dir, h.level), h.entries,
+      [&](const std::vector<unsigned char>& head) {
+        return encode(h, header_crc, get_le<std::uint32_t>(head.data() + kOffEntriesCrc));
+      },
+      "entries", damage, threads);
 }
 
 namespace {
@@ -601,9 +605,16 @@ fs::path bound_path(const fs::path& dir, int k) {
 
 namespace {
 
-std::vector<unsigned char> encode_bound(const Header& h, std::uint32_t source_crc, std::uint32_t bits_crc) {
+// Bound cache header field: the thresholds t(0..k), a signed byte each, from kOffThresholds.
+constexpr std::size_t kOffThresholds = 48;
+
+std::vector<unsigned char> encode_bound(const Header& h, std::uint32_t source_crc, std::uint32_t bits_crc,
+                                        const std::vector<std::int8_t>& thresholds) {
   std::vector<unsigned char> b = cache_prologue(kBoundRawVersion, h, source_crc, bits_crc,
                                                 kRawHeaderSize + BoundLevel::bytes_for(h.pits, h.level));
+  static_assert(kOffThresholds + 256 < kOffHeaderCrc);
+  if (thresholds.size() > 256) return {};  // no such level: matches no header
+  std::memcpy(b.data() + kOffThresholds, thresholds.data(), thresholds.size());
   put_le<std::uint32_t>(b.data() + kOffHeaderCrc, crc32c(b.data(), kOffHeaderCrc));
   return b;
 }
@@ -612,11 +623,23 @@ std::vector<unsigned char> encode_bound(const Header& h, std::uint32_t source_cr
 
 std::optional<BoundLevel> map_bound_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc,
                                           std::string* damage, int threads) {
+  // The thresholds as the header found holds them; the rest of it must be as written for this
+  // level file, and its CRC then covers them.
+  std::vector<std::int8_t> thresholds(static_cast<std::size_t>(h.level) + 1);
   std::optional<LevelArray> bits = map_flat_cache(
       bound_path(dir, h.level), BoundLevel::bytes_for(h.pits, h.level),
-      [&](std::uint32_t crc) { return encode_bound(h, header_crc, crc); }, "bits", damage, threads);
+      [&](const std::vector<unsigned char>& head) {
+        if (thresholds.size() <= 256) std::memcpy(thresholds.data(), head.data() + kOffThresholds, thresholds.size());
+        return encode_bound(h, header_crc, get_le<std::uint32_t>(head.data() + kOffEntriesCrc), thresholds);
+      },
+      "bits", damage, threads);
   if (!bits) return std::nullopt;
-  return BoundLevel(h.pits, h.level, std::move(*bits));
+  try {
+    return BoundLevel(h.pits, h.level, std::move(*bits), std::move(thresholds));
+  } catch (const std::invalid_argument&) {  // thresholds no level could have, under a valid CRC
+    if (damage) *damage = bound_path(dir, h.level).string() + ": thresholds out of range (a damaged cache file)";
+    return std::nullopt;
+  }
 }
 
 RawWriteResult write_bound_cache(const fs::path& dir, const Header& h, std::uint32_t header_crc,
@@ -627,7 +650,9 @@ RawWriteResult write_bound_cache(const fs::path& dir, const Header& h, std::uint
     return {};
   const std::span<const unsigned char> data(reinterpret_cast<const unsigned char*>(bits.data()),
                                             static_cast<std::size_t>(bits.size()));
-  const std::vector<unsigned char> head = encode_bound(h, header_crc, crc32c(data.data(), data.size()));
+  const std::vector<unsigned char> head =
+      encode_bound(h, header_crc, crc32c(data.data(), data.size()), level.thresholds());
+  if (head.empty()) return {};
   return write_cache_file(dir, bound_path(dir, h.level), {head, data}, free_bytes);
 }
 

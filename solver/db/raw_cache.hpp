@@ -107,11 +107,12 @@ RawWriteResult write_paired_raw_cache(
     const std::function<std::uint64_t(const std::filesystem::path&)>& free_bytes = {});
 
 // Bound caches: beside a format-3 level file, "level-KKK.bnd" holds the level's bounds
-// (solver/db/bound_level.hpp: a bit a board) behind a 4096-byte header (cache format version 4,
-// the level fields, the level file's header CRC, the CRC-32C of the bits, the file size). There
-// is no other copy of the bits on disk: a load that finds no valid cache makes them from the
-// level file (through its paired cache) and writes the cache.
-inline constexpr std::uint32_t kBoundRawVersion = 4;
+// (solver/db/bound_level.hpp: a bit a board) behind a 4096-byte header (cache format version 5,
+// the level fields, the level file's header CRC, the CRC-32C of the bits, the file size, the
+// sublevels' thresholds). There is no other copy of the bits on disk: a load that finds no
+// valid cache makes them from the level file (through its paired cache) and writes the cache.
+// (Version 4, bits split at 0, is no longer read: such a file is made again and replaced.)
+inline constexpr std::uint32_t kBoundRawVersion = 5;
 
 // "level-024.bnd"
 std::filesystem::path bound_path(const std::filesystem::path& dir, int k);

@@ -34,7 +34,8 @@ template <int M, class Kernel>
   probe.warm(base::from_bits(bits), seeds);
   return kNoEntry;
 }
-// A child on a level of bounds whose bit is still to be read (search_near's first pass).
+// A child on a level of bounds whose bit is still to be read (search_near's first pass; its
+// hi holds its sublevel's threshold until then).
 constexpr int kBoundUnread = INT_MIN + 1;
 
 // Second pass: its value, from the slot locate_child gave.
@@ -280,9 +281,11 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
       c.lo = c.hi = INT_MIN;  // read below
     } else if (ctx.probe.bounds<M>(c.seeds, s.board)) {
       const BoundLevel& level = db->bound_level(c.seeds);
-      entry[n] = level.template slot<M>(s.board);
+      const BoundLevel::Place place = level.template place<M>(s.board);
+      entry[n] = place.slot;
       __builtin_prefetch(level.address_at(entry[n]));
-      c.lo = c.hi = kBoundUnread;  // read below
+      c.lo = kBoundUnread;  // read below
+      c.hi = place.threshold;
     } else {
       const int clo = base::min_value(c.seeds, kRules);
       const int chi = base::max_value(c.seeds);
@@ -299,10 +302,10 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
     NearChild& c = children[i];
     if (c.lo == INT_MIN) {
       c.lo = c.hi = c.through(read_child<M>(db, ctx.probe, entry[i], c.seeds, c.board));
-    } else if (c.lo == kBoundUnread) {  // a level of bounds: the child's value is above 0 or not
+    } else if (c.lo == kBoundUnread) {  // a level of bounds: the child's value is above c.hi or not
       const bool above = db->bound_level(c.seeds).above_at(entry[i]);
-      const int clo = std::max(BoundLevel::lower(c.seeds, above), base::min_value(c.seeds, kRules));
-      const int chi = std::min(BoundLevel::upper(c.seeds, above), base::max_value(c.seeds));
+      const int clo = std::max(BoundLevel::lower(c.seeds, c.hi, above), base::min_value(c.seeds, kRules));
+      const int chi = std::min(BoundLevel::upper(c.seeds, c.hi, above), base::max_value(c.seeds));
       c.lo = c.through(c.extra ? clo : chi);
       c.hi = c.through(c.extra ? chi : clo);
     }

@@ -446,8 +446,8 @@ TEST_CASE("search: a partial level above the database gives the values and best 
 
 TEST_CASE("search: levels of bounds above the database give the values and best sowings of exact levels",
           "[search][bounds]") {
-  // Levels 0..8 exact and levels 9..11 as bounds (a bit a board: whether the value is above 0;
-  // level 11 for some pairs only) against levels 0..11 exact, every rule set, one and two
+  // Levels 0..8 exact and levels 9..11 as bounds (a bit a board: whether the value is above its
+  // sublevel's median; level 11 for some pairs only) against levels 0..11 exact, every rule set, one and two
   // threads, the shared table from 0, 2 and the default seeds above the database; roots on and
   // above the levels of bounds.
   std::mt19937 rng(1111);
