@@ -74,16 +74,9 @@ class SublevelIndexer {
   }
   std::uint64_t pair_size(int k, int p) const { return count(k, p) + (2 * p == k ? 0 : count(k, k - p)); }
 
-  // Position of the board `bits` (k seeds) in its pair, and the pair in *pair. The ranks'
-  // prefix sums come from the whole board at once, then one table read a cell.
-  template <int M>
-  [[gnu::always_inline]] std::uint64_t pair_position_m(base::u128 bits, int k, int* pair) const {
-    int side = 0;
-    const std::uint64_t at = side_position_m<M>(bits, k, &side);
-    *pair = pair_of_side(k, side);
-    return at;
-  }
-  // The same, with the seeds on the mover's side in *side (the board's pair: pair_of_side).
+  // Position of the board `bits` (k seeds) in its pair, and the seeds on the mover's side in
+  // *side (the board's pair: pair_of_side). The ranks' prefix sums come from the whole board
+  // at once, then one table read a cell.
   template <int M>
   [[gnu::always_inline]] std::uint64_t side_position_m(base::u128 bits, int k, int* side) const {
     alignas(16) std::uint8_t pre[16];
@@ -99,14 +92,6 @@ class SublevelIndexer {
     }
     *side = s;
     return pair_base_[static_cast<std::size_t>(k) * term_stride_ + s] + opponent * sides_[s] + mover;
-  }
-  // pair_position_m<M> for a pit count known at compile time (M > 0), else pair_position.
-  template <int M>
-  [[gnu::always_inline]] std::uint64_t pair_position_t(base::u128 bits, int k, int* pair) const {
-    if constexpr (M > 0)
-      return pair_position_m<M>(bits, k, pair);
-    else
-      return pair_position(bits, k, pair);
   }
   // side_position_m<M> likewise (M = 0: the pit count known at run time).
   template <int M>
@@ -127,6 +112,15 @@ class SublevelIndexer {
       case 7: return side_position_m<7>(bits, k, side);
       default: return side_position_m<8>(bits, k, side);
     }
+  }
+  // The position in its pair and the pair, for a pit count known at compile time (M > 0), else
+  // pair_position.
+  template <int M>
+  [[gnu::always_inline]] std::uint64_t pair_position_t(base::u128 bits, int k, int* pair) const {
+    int side = 0;
+    const std::uint64_t at = side_position_t<M>(bits, k, &side);
+    *pair = pair_of_side(k, side);
+    return at;
   }
   std::uint64_t pair_position(base::u128 bits, int k, int* pair) const {
     int side = 0;
