@@ -187,12 +187,14 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
       // Every level when they fit beside the tables; else the deepest prefix that does, said so.
       // (With the pairs of the next level that fit too, for a format-3 database held packed.)
       const std::uint64_t room = budget - tables_bytes;
+      const BoundedSelection bounded =  // automatic bounds (every level exact when all fit)
+          bound_levels > 0 ? bounds_within(config_.database_dir, config_.pits, scan.max_seeds(), room, bound_levels)
+                           : BoundedSelection{};
       const DatabaseSelection chosen =
-          select_within(config_.database_dir, config_.pits, scan.max_seeds(), room, packed ? 0 : -1);
+          bound_levels > 0 ? DatabaseSelection{}
+                           : select_within(config_.database_dir, config_.pits, scan.max_seeds(), room, packed ? 0 : -1);
       const int fits = chosen.max_seeds;
-      if (fits >= 0 && fits < scan.max_seeds() && bound_levels > 0) {  // automatic bounds
-        const BoundedSelection bounded =
-            bounds_within(config_.database_dir, config_.pits, scan.max_seeds(), room, bound_levels);
+      if (bounded.max_seeds >= 0 && bounded.max_seeds < scan.max_seeds()) {
         seeds = bounded.max_seeds;
         bound_levels = bounded.bound_levels;
         bound_top_pairs = bounded.bound_top_pairs;

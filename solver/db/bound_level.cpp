@@ -65,7 +65,8 @@ BoundLevel BoundLevel::from_values(const PairedLevel& exact, int threads) {
     const LevelArray values = exact.pair(p).unpack(exact.range(p), threads);
     // The pair's first sublevel (p seeds on the mover's side), then the second (k - p).
     const std::uint64_t first_end = order.count(k, p);
-    for (const int s : {p, k - p}) {
+    for (int half = 0; half < (2 * p == k ? 1 : 2); ++half) {  // one sublevel when 2p = k
+      const int s = half == 0 ? p : k - p;
       const std::uint64_t from = s == p ? 0 : first_end, to = s == p ? first_end : values.size();
       std::vector<std::uint64_t> count(2 * static_cast<std::size_t>(k) + 1);
       for (std::uint64_t i = from; i < to; ++i) ++count[static_cast<std::size_t>(values[i] + k)];
