@@ -164,7 +164,8 @@ void Searcher::work_at(Searcher& self, SplitPoint& sp) {
       const Window w = window_through(c.stored, c.extra, a, sp.b0);
       r = c.through(c.seeds < ctx.table_min_seeds
                         ? self.search_near<M, S, C, E>(base::to_bits(c.board), c.seeds, w.alpha, w.beta, sp.depth - 1)
-                        : self.search_t<M, S, C, E>(c.board, c.seeds, c.key, nullptr, w.alpha, w.beta, sp.depth - 1));
+                        : self.search_t<M, S, C, E>(c.board, c.seeds, c.key, nullptr, w.alpha, w.beta, sp.depth - 1,
+                                                    child_kind(sp.kind, c.extra)));
       if (self.unwinding()) {
         // A cut's speculation; not a stopped pass (the table's growth, a cancel), whose work
         // one searcher loses as well (Kalah(6,5): 39% of the nodes counted so).
@@ -211,11 +212,11 @@ void Searcher::flush_fills() {
   fills_ = 0;
 }
 
-int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int depth) {
+int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int depth, NodeKind root) {
   assert(depth >= 1);
   return base::dispatch(ctx_->pits, ctx_->rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
     if (k < ctx_->table_min_seeds) return search_near<M, S, C, E>(base::to_bits(b), k, alpha, beta, depth);
-    return search_t<M, S, C, E>(b, k, key, nullptr, alpha, beta, depth);
+    return search_t<M, S, C, E>(b, k, key, nullptr, alpha, beta, depth, root);
   });
 }
 
@@ -360,7 +361,7 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
 
 template <int M, Sowing S, Capture C, EndRule E>
 int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const TableEntry* known_in, int alpha,
-                       int beta, int depth) {
+                       int beta, int depth, NodeKind kind) {
   static_assert(M >= 1 && M <= kMaxPits);
   using Kernel = base::Kernel<M, S, C, E>;
   assert(alpha < beta);
@@ -489,8 +490,10 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
         best = std::max(best, c.hi);
         continue;
       }
-      // The first child searched without a cut-off: share the rest if a searcher is idle.
-      if (pass == 0 && may_split && searched > 0 && ctx.split->idle.load(std::memory_order_relaxed) > 0) {
+      // Enough children searched without a cut-off (one; three at an expected cut node, whose
+      // next child may still cut): share the rest if a searcher is idle.
+      if (pass == 0 && may_split && searched >= searched_before_split(kind) &&
+          ctx.split->idle.load(std::memory_order_relaxed) > 0) {
         SplitPoint sp;
         for (int q = j; q < n; ++q)
           if (!children[order[q]].exact()) sp.list[sp.count++] = order[q];
@@ -499,6 +502,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
           sp.b0 = b0;
           sp.k = k;
           sp.depth = depth;
+          sp.kind = kind;
           sp.a = a;
           sp.best = best;
           sp.best_move = best_move;
@@ -531,7 +535,8 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
         const Window w = window_through(c.stored, c.extra, a, b0);
         r = c.through(c.seeds < ctx.table_min_seeds
                           ? search_near<M, S, C, E>(base::to_bits(c.board), c.seeds, w.alpha, w.beta, depth - 1)
-                          : search_t<M, S, C, E>(c.board, c.seeds, c.key, e, w.alpha, w.beta, depth - 1));
+                          : search_t<M, S, C, E>(c.board, c.seeds, c.key, e, w.alpha, w.beta, depth - 1,
+                                                 child_kind(kind, c.extra)));
         if (unwinding()) return 0;
       }
       ++searched;

@@ -89,8 +89,13 @@ class Searcher {
   // iterative deepening): an open board at the horizon counts as worth 0 within its known
   // bounds. Results that depended on such a board are estimates, not bounds: the table then
   // gets only the best sowing found (for move ordering), never bounds.
+  //
+  // `root` is what the caller expects of the result (a pass of MTD(f) testing its guess
+  // expects a fail high, one testing above it a fail low): it only chooses where split points
+  // open (NodeKind, split_point.hpp), never a result.
   static constexpr int kFullDepth = 1 << 20;
-  int search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int depth = kFullDepth);
+  int search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int depth = kFullDepth,
+             NodeKind root = NodeKind::unknown);
 
   // A helper of a pass with split points: searches the children of the split points it joins
   // until ctx.split->done.
@@ -122,9 +127,10 @@ class Searcher {
   // ctx.rules, on a board in the table (k >= ctx.table_min_seeds; below, search_near);
   // `known` is what the table held for b (possibly stale: its bounds are still true), nullptr
   // to read it here.
+  // `kind` is the node's kind in the pass's minimal tree (NodeKind, child_kind: split_point.hpp).
   template <int M, Sowing S, Capture C, EndRule E>
   int search_t(const Board& b, int k, const BoardKey::Split& key, const TableEntry* known, int alpha, int beta,
-               int depth);
+               int depth, NodeKind kind);
 
   // search_t for a board below the table (k < ctx.table_min_seeds), as bits (board_bits.hpp):
   // the same search without what only tabled boards need (keys, shared-table probes and

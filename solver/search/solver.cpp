@@ -231,7 +231,7 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
     const Searcher::ShallowCuts cuts0 = shallow_cuts();
     for (int p = 0; p < kShallowPasses && lo < hi; ++p) {
       const int gamma = std::clamp(guess == lo ? guess + 1 : guess, lo + 1, hi);
-      const int r = pass(b, k, gamma - 1, gamma, lower, upper, depth);
+      const int r = pass(b, k, gamma - 1, gamma, lower, upper, depth, expected_at(gamma, guess));
       if (r < gamma)
         hi = r;
       else
@@ -278,21 +278,21 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
   return guess;
 }
 
-int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth) {
+int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth, NodeKind root) {
   ++passes_;
   for (;;) {
     TableAccess access(*share_);
     const BoardKey::Split key = ctx_.key.split(b, table_->index_bits());
     int result = 0;
     if (threads_ == 1 || walker_alone_) {  // (no searcher is idle to share with)
-      result = searchers_[0]->search(b, k, key, alpha, beta, depth);
+      result = searchers_[0]->search(b, k, key, alpha, beta, depth, root);
     } else if (ctx_.split) {
       ctx_.split->done.store(false);
 #pragma omp parallel num_threads(threads_)
       {
         const int t = omp_get_thread_num();
         if (t == 0) {
-          result = searchers_[0]->search(b, k, key, alpha, beta, depth);
+          result = searchers_[0]->search(b, k, key, alpha, beta, depth, root);
           ctx_.split->done.store(true, std::memory_order_release);
         } else {
           searchers_[static_cast<std::size_t>(t)]->help();
@@ -503,7 +503,7 @@ int Solver::value(const Board& b) {
   const std::uint64_t nodes0 = own_nodes();
   while (lo < hi) {
     const int gamma = guess == lo ? guess + 1 : guess;  // test value >= gamma
-    const int r = pass(b, k, gamma - 1, gamma, lo, hi);
+    const int r = pass(b, k, gamma - 1, gamma, lo, hi, Searcher::kFullDepth, expected_at(gamma, guess));
     if (r < gamma)
       hi = r;
     else

@@ -195,8 +195,13 @@ class Solver {
 
  private:
   // One null-window pass; throws Interrupted([lower, upper]) when cancelled during it. A
-  // pass stopped for the table to grow is run again on the doubled table.
-  int pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth = Searcher::kFullDepth);
+  // pass stopped for the table to grow is run again on the doubled table. `root`: what the
+  // pass expects of its result (where its split points open: NodeKind, split_point.hpp).
+  int pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth = Searcher::kFullDepth,
+           NodeKind root = NodeKind::unknown);
+  // What a test of "value >= gamma" after the guess `guess` expects: a fail high at or below
+  // the guess (the root a cut node), a fail low above it (an all node).
+  static NodeKind expected_at(int gamma, int guess) { return gamma <= guess ? NodeKind::cut : NodeKind::all; }
   // Iterative deepening before the exact passes: shallow MTD(f) searches that leave best
   // sowings in the table; returns the last shallow value (a guess).
   int deepen(const Board& b, int k, int guess, int lower, int upper);

@@ -27,15 +27,34 @@ namespace kalah::search {
 
 class Searcher;
 
+// A node's kind in the minimal tree of a null-window pass, as far as the pass's root tells
+// (Searcher::search's `root`): where split points open.
+enum class NodeKind : std::uint8_t {
+  unknown,  // no expectation: split after the first child, wherever
+  cut,      // expected to fail high (one child refutes): split only after three children
+  all,      // expected to fail low (every child is searched): split after the first child
+};
+// The kind of a child of a node of kind `kind`: the opposite, but the same after an extra
+// turn (the same side moves again, against the same window).
+constexpr NodeKind child_kind(NodeKind kind, bool extra) {
+  if (kind == NodeKind::unknown || extra) return kind;
+  return kind == NodeKind::cut ? NodeKind::all : NodeKind::cut;
+}
+// Children searched at a node of this kind before the rest may be shared: one (young brothers
+// wait), three at an expected cut node, whose next child may still cut and throw the shared
+// work away (docs/search.md, "Split points by the node's kind").
+constexpr int searched_before_split(NodeKind kind) { return kind == NodeKind::cut ? 3 : 1; }
+
 struct SplitPoint {
   // Set by the owner before the split point is published; read-only after.
   const SplitPoint* parent = nullptr;  // the split point the owner was working under
   const Child* children = nullptr;     // the owner's, on its stack
   int list[kMaxPits] = {};             // the children to share, in order
   int count = 0;
-  int b0 = 0;     // the node's beta (within its known bounds)
-  int k = 0;      // seeds in the node's pits: the split point with the most is joined first
-  int depth = 0;  // the node's remaining depth
+  int b0 = 0;                         // the node's beta (within its known bounds)
+  int k = 0;                          // seeds in the node's pits: the split point with the most is joined first
+  int depth = 0;                      // the node's remaining depth
+  NodeKind kind = NodeKind::unknown;  // the node's, for its children's
   void (*work)(Searcher&, SplitPoint&) = nullptr;  // the searcher's loop, for this pit count and rule set
 
   // Shared: a, best, best_move and estimate under lock; next written under it (read without

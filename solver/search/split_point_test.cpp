@@ -74,6 +74,19 @@ TEST_CASE("split points: 2, 3 and 4 threads give one thread's values, every rule
   CHECK(split_points > 0);
 }
 
+TEST_CASE("split points: a node's kind alternates but across an extra turn, and a cut node shares later", "[search]") {
+  using search::NodeKind;
+  STATIC_REQUIRE(search::child_kind(NodeKind::cut, false) == NodeKind::all);
+  STATIC_REQUIRE(search::child_kind(NodeKind::all, false) == NodeKind::cut);
+  STATIC_REQUIRE(search::child_kind(NodeKind::cut, true) == NodeKind::cut);  // the same side again
+  STATIC_REQUIRE(search::child_kind(NodeKind::all, true) == NodeKind::all);
+  STATIC_REQUIRE(search::child_kind(NodeKind::unknown, false) == NodeKind::unknown);
+  STATIC_REQUIRE(search::child_kind(NodeKind::unknown, true) == NodeKind::unknown);
+  STATIC_REQUIRE(search::searched_before_split(NodeKind::unknown) == 1);
+  STATIC_REQUIRE(search::searched_before_split(NodeKind::all) == 1);
+  STATIC_REQUIRE(search::searched_before_split(NodeKind::cut) > 1);
+}
+
 TEST_CASE("split points: off, the searchers walk the tree with busy marks alone", "[search]") {
   std::mt19937 rng(4093);
   const Rules rules = Rules::preset("standard");
