@@ -202,6 +202,7 @@ void Searcher::split(SplitPoint& sp) {
   sp.work = &Searcher::work_at<M, S, C, E>;
   pool.publish(&sp);
   ++split_points_;
+  if (sp.kind == NodeKind::cut) ++cut_split_points_;
   work_at<M, S, C, E>(*this, sp);
   pool.withdraw(&sp);
   wait_for_helpers(sp);

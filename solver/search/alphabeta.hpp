@@ -43,8 +43,9 @@ struct SearchContext {
   bool parallel = false;
   int busy_min_seeds = 0;
   // Split points (split_point.hpp) among this context's searchers: nodes with at least
-  // split_min_seeds seeds in the pits share their children after the first with idle
-  // searchers. nullptr: none (one searcher, or the shared search of busy marks alone).
+  // split_min_seeds seeds in the pits share their children after the first (the first three
+  // at an expected cut node: NodeKind, split_point.hpp) with idle searchers. nullptr: none (one searcher, or the shared
+  // search of busy marks alone).
   SplitPool* split = nullptr;
   int split_min_seeds = 0;
   // Boards with fewer seeds in the pits than this bypass the table: they are neither looked
@@ -107,6 +108,7 @@ class Searcher {
   // Split points this searcher opened so far, and the time it spent waiting for work at them
   // (in help, or as an owner whose helpers were still busy with nothing to join).
   std::uint64_t split_points() const { return split_points_; }
+  std::uint64_t cut_split_points() const { return cut_split_points_; }  // at expected cut nodes
   double idle_seconds() const { return static_cast<double>(idle_ns_) * 1e-9; }
   // Nodes searched under split points whose results a cut threw away (a child's search that
   // unwound, or that returned after a brother had cut): the speculative work of split points.
@@ -158,10 +160,10 @@ class Searcher {
   // The same without the hint: for the split points' loops.
   bool unwinding_at(const SplitPoint* sp) const { return ctx_->unwinding() || SplitPoint::cut_above(sp); }
 
-  // At a node whose first child is searched, sp filled in by the caller (the children to share,
-  // b0, k, depth, and the node's a, best and best_move so far): publish it, search its
-  // children with the searchers that join, and return when all are done, cut or unwinding,
-  // every helper gone, with sp's a, best, best_move and estimate final.
+  // At a node whose first children are searched (searched_before_split), sp filled in by the
+  // caller (the children to share, b0, k, depth, kind, and the node's a, best and best_move so far): publish it, search
+  // its children with the searchers that join, and return when all are done, cut or unwinding, every helper gone, with
+  // sp's a, best, best_move and estimate final.
   template <int M, Sowing S, Capture C, EndRule E>
   void split(SplitPoint& sp);
   // A searcher's loop at a split point: the next child, until none is left or it is cut.
@@ -184,6 +186,7 @@ class Searcher {
   std::uint64_t nodes_ = 0;
   std::uint64_t horizon_ = 0;
   std::uint64_t split_points_ = 0;
+  std::uint64_t cut_split_points_ = 0;
   std::uint64_t idle_ns_ = 0;
   std::uint64_t discarded_ = 0;
   ShallowCuts shallow_cuts_;

@@ -191,6 +191,10 @@ std::uint64_t Solver::nodes() const {
 std::uint64_t Solver::passes() const {
   return passes_ + sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.passes(); });
 }
+std::uint64_t Solver::cut_split_points() const {
+  return sum_over<std::uint64_t>(searchers_, [](const Searcher& s) { return s.cut_split_points(); }) +
+         sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.cut_split_points(); });
+}
 std::uint64_t Solver::split_points() const {
   return sum_over<std::uint64_t>(searchers_, [](const Searcher& s) { return s.split_points(); }) +
          sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.split_points(); });
@@ -280,6 +284,11 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
 
 int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth, NodeKind root) {
   ++passes_;
+  if (options_.split_kinds == SolverOptions::SplitKinds::none) {
+    root = NodeKind::unknown;
+  } else if (options_.split_kinds == SolverOptions::SplitKinds::inverted && root != NodeKind::unknown) {
+    root = root == NodeKind::cut ? NodeKind::all : NodeKind::cut;
+  }
   for (;;) {
     TableAccess access(*share_);
     const BoardKey::Split key = ctx_.key.split(b, table_->index_bits());

@@ -63,6 +63,12 @@ struct SolverOptions {
   // searcher walks the tree from the root, putting off the children others are in (busy marks,
   // busy_table.hpp).
   bool split_points = true;
+  // Where split points open (NodeKind, split_point.hpp): by what each pass expects of its root
+  // (the default); by no kind (after a node's first child everywhere, session 47's rule); or by
+  // the opposite of what each pass expects (for tests: every expectation wrong, the values the
+  // same).
+  enum class SplitKinds { expected, none, inverted };
+  SplitKinds split_kinds = SplitKinds::expected;
   EndgameProbe probe;  // no database by default
   // MTD(f)'s first guess for a board with many seeds (28 or more) and no iterative deepening
   // (no database, or deepening_step 0): a depth-limited estimate (estimate.hpp) searching
@@ -167,6 +173,7 @@ class Solver {
   // and the seconds they spent, all threads together, waiting for work (CPU time too: they
   // spin), and the nodes of theirs that a cut threw away (Searcher::discarded_nodes).
   std::uint64_t split_points() const;
+  std::uint64_t cut_split_points() const;  // of those, the ones at nodes expected to fail high
   double idle_seconds() const;
   std::uint64_t discarded_nodes() const;
   // The first guess of the exact passes of the latest value() call (the last

@@ -2,7 +2,8 @@
 // searchers of one Solver (young brothers wait, YBWC).
 //
 // One searcher walks the tree; the others wait in Searcher::help. At a node whose first child
-// has been searched without a cut-off (its brothers are then most likely all needed), the
+// has been searched without a cut-off (its brothers are then most likely all needed; the
+// first three at a node the pass expects to fail high: NodeKind below), the
 // walker, if a searcher is idle, publishes the node's remaining children as a SplitPoint and
 // searches them itself with whoever joins, each taking the next child under the split point's
 // lock and folding its result into the node's best. The owner leaves only when every helper

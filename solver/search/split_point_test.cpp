@@ -36,10 +36,17 @@ search::SolverOptions options(int threads, bool split_points, const EndgameDatab
 TEST_CASE("split points: 2, 3 and 4 threads give one thread's values, every rule set", "[search]") {
   // Deep shallow passes first (their estimates must never become a bound through a helper's
   // child), then the exact passes; a small table that grows during them. Boards with up to
-  // 13 seeds against the reference solver too.
+  // 13 seeds against the reference solver too. Split points where each pass expects them to be
+  // needed, and also (a third of the rule sets each) where every expectation is wrong or none
+  // is made.
+  using Kinds = search::SolverOptions::SplitKinds;
+  const Kinds kinds = GENERATE(Kinds::expected, Kinds::inverted, Kinds::none);
   std::mt19937 rng(2047);
-  std::uint64_t split_points = 0;  // over the whole case: a loaded machine may leave a run without any
+  std::uint64_t split_points = 0,
+                cut_split_points = 0;  // over the whole case: a loaded machine may leave a run without any
+  std::size_t rule_set = 0;
   for (const Rules& rules : all_value_rules()) {
+    if (kinds != Kinds::expected && rule_set++ % 3 != static_cast<std::size_t>(kinds)) continue;
     const EndgameDatabase db = EndgameDatabase::build_in_memory(5, rules, 6, 2);
     ReferenceSolver ref(5, rules);
     search::SolverOptions plain_options = options(1, false, &db);
@@ -48,6 +55,7 @@ TEST_CASE("split points: 2, 3 and 4 threads give one thread's values, every rule
     for (const bool with_db : {true, false}) {
       for (const int threads : {2, 3, 4}) {
         search::SolverOptions o = options(threads, true, with_db ? &db : nullptr);
+        o.split_kinds = kinds;
         o.table_initial_bytes = 1024;
         o.deepening_step = 2;
         o.deepening_max_depth = 40;
@@ -66,12 +74,15 @@ TEST_CASE("split points: 2, 3 and 4 threads give one thread's values, every rule
         }
         INFO("rules " << rules.describe() << " database " << with_db << " threads " << threads);
         split_points += solver.split_points();
+        cut_split_points += solver.cut_split_points();
         CHECK(solver.discarded_nodes() < solver.nodes());
         CHECK(solver.table_doublings() > 0);
       }
     }
   }
   CHECK(split_points > 0);
+  if (kinds == Kinds::none) CHECK(cut_split_points == 0);
+  if (kinds == Kinds::expected) CHECK(cut_split_points > 0);  // expected cut nodes that shared after three children
 }
 
 TEST_CASE("split points: a node's kind alternates but across an extra turn, and a cut node shares later", "[search]") {
