@@ -187,34 +187,36 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
       // Every level when they fit beside the tables; else the deepest prefix that does, said so.
       // (With the pairs of the next level that fit too, for a format-3 database held packed.)
       const std::uint64_t room = budget - tables_bytes;
-      const BoundedSelection bounded =  // automatic bounds (every level exact when all fit)
-          bound_levels > 0 ? bounds_within(config_.database_dir, config_.pits, scan.max_seeds(), room, bound_levels)
-                           : BoundedSelection{};
-      const DatabaseSelection chosen =
-          bound_levels > 0 ? DatabaseSelection{}
-                           : select_within(config_.database_dir, config_.pits, scan.max_seeds(), room, packed ? 0 : -1);
-      const int fits = chosen.max_seeds;
-      if (bounded.max_seeds >= 0 && bounded.max_seeds < scan.max_seeds()) {
-        seeds = bounded.max_seeds;
-        bound_levels = bounded.bound_levels;
-        bound_top_pairs = bounded.bound_top_pairs;
-        planned = true;
-        if (config_.note)
-          config_.note("loading database levels 0.." + std::to_string(seeds) + " of 0.." +
-                       std::to_string(scan.max_seeds()) + bound_text(seeds, bound_levels, bound_top_pairs) + ": " +
-                       byte_text(bounded.bytes) + " of the " + byte_text(room) +
-                       " the memory budget leaves beside the tables (" + byte_text(budget) + " less " +
-                       byte_text(tables_bytes) + "; --memory, --tt-memory, --db-bounds)");
-      } else if (fits >= 0 && fits < scan.max_seeds()) {
-        seeds = fits;
-        top_pairs = chosen.top_pairs;
-        if (config_.note)
-          config_.note("loading database levels 0.." + std::to_string(fits) + " of 0.." +
-                       std::to_string(scan.max_seeds()) + partial_text(top_pairs, fits + 1) + ": they take " +
-                       byte_text(chosen.bytes) + ", and level " + std::to_string(fits + 1) + " would pass the " +
-                       byte_text(room) + " the memory budget leaves beside the tables (" + byte_text(budget) +
-                       " less " + byte_text(tables_bytes) + "; --memory, --tt-memory" +
-                       (packed ? ")" : ", or --db-packed for about half the memory)"));
+      if (bound_levels > 0) {  // automatic bounds (every level exact when all fit)
+        const BoundedSelection bounded =
+            bounds_within(config_.database_dir, config_.pits, scan.max_seeds(), room, bound_levels);
+        if (bounded.max_seeds >= 0 && bounded.max_seeds < scan.max_seeds()) {
+          seeds = bounded.max_seeds;
+          bound_levels = bounded.bound_levels;
+          bound_top_pairs = bounded.bound_top_pairs;
+          planned = true;
+          if (config_.note)
+            config_.note("loading database levels 0.." + std::to_string(seeds) + " of 0.." +
+                         std::to_string(scan.max_seeds()) + bound_text(seeds, bound_levels, bound_top_pairs) + ": " +
+                         byte_text(bounded.bytes) + " of the " + byte_text(room) +
+                         " the memory budget leaves beside the tables (" + byte_text(budget) + " less " +
+                         byte_text(tables_bytes) + "; --memory, --tt-memory, --db-bounds)");
+        }
+      } else {
+        const DatabaseSelection chosen =
+            select_within(config_.database_dir, config_.pits, scan.max_seeds(), room, packed ? 0 : -1);
+        const int fits = chosen.max_seeds;
+        if (fits >= 0 && fits < scan.max_seeds()) {
+          seeds = fits;
+          top_pairs = chosen.top_pairs;
+          if (config_.note)
+            config_.note("loading database levels 0.." + std::to_string(fits) + " of 0.." +
+                         std::to_string(scan.max_seeds()) + partial_text(top_pairs, fits + 1) + ": they take " +
+                         byte_text(chosen.bytes) + ", and level " + std::to_string(fits + 1) + " would pass the " +
+                         byte_text(room) + " the memory budget leaves beside the tables (" + byte_text(budget) +
+                         " less " + byte_text(tables_bytes) + "; --memory, --tt-memory" +
+                         (packed ? ")" : ", or --db-packed for about half the memory)"));
+        }
       }
     }
     if (automatic && !planned) bound_levels = 0;  // no memory limit left levels out

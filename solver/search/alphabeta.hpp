@@ -161,9 +161,10 @@ class Searcher {
   bool unwinding_at(const SplitPoint* sp) const { return ctx_->unwinding() || SplitPoint::cut_above(sp); }
 
   // At a node whose first children are searched (searched_before_split), sp filled in by the
-  // caller (the children to share, b0, k, depth, kind, and the node's a, best and best_move so far): publish it, search
-  // its children with the searchers that join, and return when all are done, cut or unwinding, every helper gone, with
-  // sp's a, best, best_move and estimate final.
+  // caller (the children to share, b0, k, depth, kind, and the node's a, best and best_move
+  // so far): publish it, search its children with the searchers that join, and return when
+  // all are done, cut or unwinding, every helper gone, with sp's a, best, best_move and
+  // estimate final.
   template <int M, Sowing S, Capture C, EndRule E>
   void split(SplitPoint& sp);
   // A searcher's loop at a split point: the next child, until none is left or it is cut.

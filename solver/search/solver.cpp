@@ -282,13 +282,17 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper) {
   return guess;
 }
 
+NodeKind Solver::expected_at(int gamma, int guess) const {
+  const bool high = gamma <= guess;
+  switch (options_.split_kinds) {
+    case SolverOptions::SplitKinds::none: return NodeKind::unknown;
+    case SolverOptions::SplitKinds::inverted: return high ? NodeKind::all : NodeKind::cut;
+    default: return high ? NodeKind::cut : NodeKind::all;
+  }
+}
+
 int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth, NodeKind root) {
   ++passes_;
-  if (options_.split_kinds == SolverOptions::SplitKinds::none) {
-    root = NodeKind::unknown;
-  } else if (options_.split_kinds == SolverOptions::SplitKinds::inverted && root != NodeKind::unknown) {
-    root = root == NodeKind::cut ? NodeKind::all : NodeKind::cut;
-  }
   for (;;) {
     TableAccess access(*share_);
     const BoardKey::Split key = ctx_.key.split(b, table_->index_bits());

@@ -207,8 +207,9 @@ class Solver {
   int pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth = Searcher::kFullDepth,
            NodeKind root = NodeKind::unknown);
   // What a test of "value >= gamma" after the guess `guess` expects: a fail high at or below
-  // the guess (the root a cut node), a fail low above it (an all node).
-  static NodeKind expected_at(int gamma, int guess) { return gamma <= guess ? NodeKind::cut : NodeKind::all; }
+  // the guess (the root a cut node), a fail low above it (an all node); as
+  // SolverOptions::split_kinds asks.
+  NodeKind expected_at(int gamma, int guess) const;
   // Iterative deepening before the exact passes: shallow MTD(f) searches that leave best
   // sowings in the table; returns the last shallow value (a guess).
   int deepen(const Board& b, int k, int guess, int lower, int upper);

@@ -42,8 +42,8 @@ TEST_CASE("split points: 2, 3 and 4 threads give one thread's values, every rule
   using Kinds = search::SolverOptions::SplitKinds;
   const Kinds kinds = GENERATE(Kinds::expected, Kinds::inverted, Kinds::none);
   std::mt19937 rng(2047);
-  std::uint64_t split_points = 0,
-                cut_split_points = 0;  // over the whole case: a loaded machine may leave a run without any
+  // Counted over the whole case: a loaded machine may leave a run without any.
+  std::uint64_t split_points = 0, cut_split_points = 0;
   std::size_t rule_set = 0;
   for (const Rules& rules : all_value_rules()) {
     if (kinds != Kinds::expected && rule_set++ % 3 != static_cast<std::size_t>(kinds)) continue;
