@@ -44,8 +44,8 @@ struct SearchContext {
   int busy_min_seeds = 0;
   // Split points (split_point.hpp) among this context's searchers: nodes with at least
   // split_min_seeds seeds in the pits share their children after the first (the first three
-  // at an expected cut node: NodeKind, split_point.hpp) with idle searchers. nullptr: none (one searcher, or the shared
-  // search of busy marks alone).
+  // at an expected cut node: NodeKind, split_point.hpp) with idle searchers. nullptr: none
+  // (one searcher, or the shared search of busy marks alone).
   SplitPool* split = nullptr;
   int split_min_seeds = 0;
   // Boards with fewer seeds in the pits than this bypass the table: they are neither looked

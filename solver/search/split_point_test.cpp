@@ -46,6 +46,7 @@ TEST_CASE("split points: 2, 3 and 4 threads give one thread's values, every rule
   std::uint64_t split_points = 0, cut_split_points = 0;
   std::size_t rule_set = 0;
   for (const Rules& rules : all_value_rules()) {
+    // (none and inverted: the rule sets whose index mod 3 is the enumerator's value, 1 or 2)
     if (kinds != Kinds::expected && rule_set++ % 3 != static_cast<std::size_t>(kinds)) continue;
     const EndgameDatabase db = EndgameDatabase::build_in_memory(5, rules, 6, 2);
     ReferenceSolver ref(5, rules);
