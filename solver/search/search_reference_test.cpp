@@ -595,6 +595,29 @@ TEST_CASE("search: a null-window test of a tall board deepens first and stays ex
   });
 }
 
+TEST_CASE("search: a test's deepening stops at the iteration budget even where a value's goes on", "[search]") {
+  // With every shallow cut counted as reordering and a 2^40-node budget for reordering
+  // iterations, a value's deepening on a tall board goes to the deepest iteration, a test's
+  // stops after the iteration that passed the 1024-node budget, as on a low board: the same
+  // passes as never reordering. Each answer bounds the value on the right side.
+  over_tall_and_low_databases([](const EndgameDatabase& db, int, int value) {
+    std::uint64_t passes[2] = {};
+    for (const double share : {1.0, 0.0}) {  // never reordering enough; reordering at any cut
+      search::SolverOptions o = small_table_over(db);
+      o.deepening_max_depth = 12;
+      o.deepening_iteration_nodes = 1024;
+      o.deepening_reorder_nodes = std::uint64_t(1) << 40;
+      o.deepening_reorder_share = share;
+      search::Solver solver(4, db.rules(), 32, o);
+      const int r = solver.test(test::start_board(4, 4), value);
+      REQUIRE(r >= value);
+      REQUIRE(value >= r);
+      passes[share == 0.0] = solver.passes();
+    }
+    CHECK(passes[1] == passes[0]);
+  });
+}
+
 TEST_CASE("search: a table that grows during the passes gives exact values", "[search]") {
   // A 1 KiB table that may grow to 4 MiB doubles many times, mostly in the middle of a pass
   // (the pass stops, the table doubles, the pass runs again): with and without a database,

@@ -211,8 +211,11 @@ class Solver {
   // SolverOptions::split_kinds asks.
   NodeKind expected_at(int gamma, int guess) const;
   // Iterative deepening before the exact passes: shallow MTD(f) searches that leave best
-  // sowings in the table; returns the last shallow value (a guess).
-  int deepen(const Board& b, int k, int guess, int lower, int upper);
+  // sowings in the table; returns the last shallow value (a guess). `may_extend`: a tall
+  // board whose shallow passes still reorder may deepen to deepening_reorder_nodes (a
+  // value's deepening); false for a test's, which stops at deepening_iteration_nodes (the
+  // value's passes have ordered the table already: docs/search.md, "A test's deepening").
+  int deepen(const Board& b, int k, int guess, int lower, int upper, bool may_extend);
   // What the table knows of b (k seeds): its bounds within the seeds-in-play bounds.
   std::pair<int, int> known_bounds(const Board& b, int k) const;
 
