@@ -546,6 +546,17 @@ void over_tall_and_low_databases(const Check& check) {
   }
 }
 
+// Deepening to at most 12 sowings, iterations past 1024 nodes ending it unless reordering
+// (at more than `share` of the fail-high nodes) lets them go on to 2^40.
+search::SolverOptions deepening_to_12(const EndgameDatabase& db, double share) {
+  search::SolverOptions o = small_table_over(db);
+  o.deepening_max_depth = 12;
+  o.deepening_iteration_nodes = 1024;
+  o.deepening_reorder_nodes = std::uint64_t(1) << 40;
+  o.deepening_reorder_share = share;
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("search: the deepening goes deep only on a tall board whose shallow passes reorder", "[search]") {
@@ -557,12 +568,7 @@ TEST_CASE("search: the deepening goes deep only on a tall board whose shallow pa
     const Rules& rules = db.rules();
     int depth[2] = {};
     for (const double share : {1.0, 0.0}) {  // never reordering enough; reordering at any cut
-      search::SolverOptions o = small_table_over(db);
-      o.deepening_max_depth = 12;
-      o.deepening_iteration_nodes = 1024;
-      o.deepening_reorder_nodes = std::uint64_t(1) << 40;
-      o.deepening_reorder_share = share;
-      search::Solver solver(4, rules, 32, o);
+      search::Solver solver(4, rules, 32, deepening_to_12(db, share));
       REQUIRE(solver.value(test::start_board(4, 4)) == value);
       depth[share == 0.0] = solver.deepening_depth();
     }
@@ -603,12 +609,7 @@ TEST_CASE("search: a test's deepening stops at the iteration budget even where a
   over_tall_and_low_databases([](const EndgameDatabase& db, int, int value) {
     std::uint64_t passes[2] = {};
     for (const double share : {1.0, 0.0}) {  // never reordering enough; reordering at any cut
-      search::SolverOptions o = small_table_over(db);
-      o.deepening_max_depth = 12;
-      o.deepening_iteration_nodes = 1024;
-      o.deepening_reorder_nodes = std::uint64_t(1) << 40;
-      o.deepening_reorder_share = share;
-      search::Solver solver(4, db.rules(), 32, o);
+      search::Solver solver(4, db.rules(), 32, deepening_to_12(db, share));
       const int r = solver.test(test::start_board(4, 4), value);
       REQUIRE(r >= value);
       REQUIRE(value >= r);
