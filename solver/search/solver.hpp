@@ -87,8 +87,9 @@ struct SolverOptions {
   // Iterative deepening before the exact passes (the table learns best sowings for move
   // ordering, and the last shallow value is MTD(f)'s first guess): MTD(f) searches to
   // deepening_step, 2 deepening_step, ... sowings, up to deepening_max_depth, stopping after
-  // an iteration that searched deepening_iteration_nodes nodes or more a thread; on a board at
-  // least 28 seeds above the database (a tall board) whose iteration's cut-offs still
+  // an iteration that searched deepening_iteration_nodes nodes or more a thread; in a value's
+  // deepening (not a test's) on a board at least 28 seeds above the database (a tall board)
+  // whose iteration's cut-offs still
   // overturned the static move order (children.hpp) at more than deepening_reorder_share of
   // its fail-high nodes, after one that searched deepening_reorder_nodes or more a thread
   // instead (docs/search.md, "The deepening's budget"). "A thread": the busiest searcher's
