@@ -529,9 +529,9 @@ TEST_CASE("search: iterative deepening's shallow passes leave only move hints (v
 
 namespace {
 
-// Kalah(4,4) (32 seeds) above a 2-seed database is tall (28 seeds or more above it), above a
-// 6-seed one it is not: check(db, db_seeds, value) for both, every rule set, with the start's
-// value from a solver without deepening.
+// Kalah(4,4) (32 seeds) above a 2-seed database is tall (28 seeds or more above it; 30 or more,
+// where a test deepens too), above a 6-seed one it is not: check(db, db_seeds, value) for both, every rule set, with
+// the start's value from a solver without deepening.
 template <class Check>
 void over_tall_and_low_databases(const Check& check) {
   for (const Rules& rules : all_value_rules()) {
@@ -599,6 +599,31 @@ TEST_CASE("search: a null-window test of a tall board deepens first and stays ex
       CHECK(solver.deepening_depth() == 0);
     }
   });
+}
+
+TEST_CASE("search: a test deepens first only from 30 seeds above the database", "[search]") {
+  // Kalah(4,4) (32 seeds) 29 and 28 seeds above a 3- and a 4-seed database (tall boards): the
+  // value deepens, a lone test runs its exact pass alone; both exact.
+  for (const Rules& rules : all_value_rules()) {
+    INFO("rules " << rules.describe());
+    for (const int db_seeds : {3, 4}) {
+      INFO("database to " << db_seeds << " seeds");
+      const EndgameDatabase db = EndgameDatabase::build_in_memory(4, rules, db_seeds, 2);
+      search::SolverOptions off = small_table_over(db);
+      off.deepening_step = 0;
+      const int value = search::Solver(4, rules, 32, off).value(test::start_board(4, 4));
+      search::Solver deepening(4, rules, 32, small_table_over(db));
+      REQUIRE(deepening.value(test::start_board(4, 4)) == value);
+      CHECK(deepening.deepening_depth() > 0);
+      for (const int gamma : {value - 2, value + 1}) {
+        search::Solver tester(4, rules, 32, small_table_over(db));
+        const int r = tester.test(test::start_board(4, 4), gamma);
+        REQUIRE((r >= gamma) == (value >= gamma));
+        REQUIRE((r >= gamma ? value >= r : value <= r));
+        CHECK(tester.passes() == 1);
+      }
+    }
+  }
 }
 
 TEST_CASE("search: a test's deepening stops at the iteration budget even where a value's goes on", "[search]") {

@@ -25,6 +25,12 @@ constexpr int kBusySeedsAboveDatabase = 4;
 // the iterative deepening go deep, and only there, without a database, does MTD(f) start
 // from an estimate. Below, the exact passes are cheap and neither would pay.
 constexpr int kTallAboveDatabase = 28;
+// A null-window test deepens first from this many seeds above the database: the value's
+// passes have ordered the table for the root's sowings already, and lower a test's shallow
+// passes cost more than they save (Kalah(6,4) at the 20-seed memory, children 28-29 seeds
+// above: tests 2.19 -> 0.54 M nodes without them; Kalah(5,6), 31-32 above: 40.5 M with them,
+// 132.4 M without; docs/search.md, "A test's deepening").
+constexpr int kTestDeepensAboveDatabase = 30;
 // The default table bypass (SolverOptions::table_seeds_above_db): with the boards below the
 // shared table in each searcher's near table, and without (docs/search.md, "A near table").
 constexpr int kAboveDatabaseWithNearTable = 12;
@@ -351,13 +357,13 @@ int Solver::test(const Board& b, int gamma) {
   const int k = seeds_checked(b);
   if (ctx_.probe.covers(b, k)) return ctx_.probe.value(b, k);
   auto [lo, hi] = known_bounds(b, k);
-  if (lo < gamma && hi >= gamma && ctx_.probe.max_seeds >= 0 && is_tall(k)) {
-    // A test of a tall board costs as much as a value (a full solve's tests of the root's
-    // other sowings): an iterative deepening first, for the move order (Kalah(5,6): 175.6 ->
-    // 107.1 M nodes), without the value's extension for reordering shallow passes (Kalah(5,6)'s
-    // tests 73.4 -> 40.5 M nodes, empty capture's at the 20-seed memory 4.56 -> 1.78 M).
-    // Lower, the value's passes have ordered the table already and deepening costs more than
-    // it saves (docs/search.md, "The full solve's line", "A test's deepening").
+  if (lo < gamma && hi >= gamma && ctx_.probe.max_seeds >= 0 && k >= ctx_.probe.max_seeds + kTestDeepensAboveDatabase) {
+    // A test far above the database costs as much as a value (a full solve's tests of the
+    // root's other sowings): an iterative deepening first, for the move order (Kalah(5,6):
+    // 175.6 -> 107.1 M nodes), without the value's extension for reordering shallow passes
+    // (Kalah(5,6)'s tests 73.4 -> 40.5 M nodes). Lower, the value's passes have ordered the
+    // table already and deepening costs more than it saves (kTestDeepensAboveDatabase;
+    // docs/search.md, "The full solve's line", "A test's deepening").
     const int deepest = deepening_depth_;  // the latest value()'s, as reported
     deepen(b, k, gamma, lo, hi, false);
     deepening_depth_ = deepest;
