@@ -16,6 +16,7 @@ struct BenchCase {
   const char* end;    // nullptr: the preset's
   int pits, seeds;
   int db_seeds = -1;  // >= 0: probe an in-memory database of boards with up to this many seeds
+  bool full = false;  // also the best first sowings (a full solve's null-window tests)
 };
 
 const BenchCase kCases[] = {
@@ -28,6 +29,11 @@ const BenchCase kCases[] = {
     {"Kalah(4,5) empty capture, mover end", "empty-capture", "mover", 4, 5},
     {"relay(5,3)", "relay", nullptr, 5, 3},
     {"relay(4,4) either end", "relay", "either", 4, 4},
+    // Full solves over a database, whose tests of the start's sowings search as a value's
+    // passes do not: 28 seeds above the database (the value's deepening goes deep, the tests'
+    // not at all) and 32 (the tests deepen too).
+    {"Kalah(5,4) standard, 12-seed database, full", "standard", nullptr, 5, 4, 12, true},
+    {"Kalah(4,5) standard, 8-seed database, full", "standard", nullptr, 4, 5, 8, true},
 };
 
 }  // namespace
@@ -54,6 +60,7 @@ BenchReport run_bench(int threads, const std::function<void(const BenchResult&)>
     Session session(config);
     const auto t0 = std::chrono::steady_clock::now();
     r.value = session.solver().value(r.position.board());
+    if (c.full) r.best = session.solver().best_sowings(r.position.board(), r.value, false);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.nodes = session.solver().nodes();
     report.total_nodes += r.nodes;

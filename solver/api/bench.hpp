@@ -1,7 +1,9 @@
 // solver/api/bench.hpp — the search benchmark: a fixed set of positions solved with a fixed
 // configuration (64 MiB table, a fresh session a position, one thread unless asked
-// otherwise; one position probes a 12-seed endgame database built in memory first, so the
-// signature also covers database probes and the table bypass just above the database).
+// otherwise). Three positions probe an endgame database built in memory first, so the
+// signature also covers database probes, the table bypass just above the database and the
+// iterative deepening; two of them are full solves (the value, then a null-window test of
+// each first sowing), whose tests search otherwise than a value's passes.
 //
 // The total node count is a signature: with one thread it changes only when the search's
 // behaviour changes (ordering, pruning, table policy), never with the machine's speed. The
@@ -22,7 +24,8 @@ struct BenchResult {
   std::string name;
   Position position;
   Rules rules;
-  int value = 0;  // South minus North
+  int value = 0;          // South minus North
+  std::vector<int> best;  // a full solve's best first sowings (0-based pits); empty for a value alone
   std::uint64_t nodes = 0;
   double seconds = 0;  // the search alone (the database is built before the clock starts)
 };

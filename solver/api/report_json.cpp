@@ -368,13 +368,16 @@ Json to_json(const DbStatsReport& r) {
 
 Json to_json(const BenchReport& r) {
   Json positions = Json::array();
-  for (const BenchResult& b : r.results)
-    positions.push_back({{"name", b.name},
-                         {"position", b.position.to_text()},
-                         {"rules", rules_json(b.rules)},
-                         {"value", b.value},
-                         {"nodes", b.nodes},
-                         {"seconds", b.seconds}});
+  for (const BenchResult& b : r.results) {
+    Json p = {{"name", b.name},
+              {"position", b.position.to_text()},
+              {"rules", rules_json(b.rules)},
+              {"value", b.value},
+              {"nodes", b.nodes},
+              {"seconds", b.seconds}};
+    if (!b.best.empty()) p["best"] = pits_json(b.best);
+    positions.push_back(std::move(p));
+  }
   Json j;
   j["positions"] = positions;
   j["total_nodes"] = r.total_nodes;

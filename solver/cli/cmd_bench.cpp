@@ -22,7 +22,7 @@ int run_bench(const Args& args) {
   const api::BenchReport report = api::run_bench(threads, [&](const api::BenchResult& r) {
     if (json) return;
     char line[160];
-    std::snprintf(line, sizeof line, "%-38s value %+4d  nodes %12llu  %7.3f s\n", r.name.c_str(), r.value,
+    std::snprintf(line, sizeof line, "%-44s value %+4d  nodes %12llu  %7.3f s\n", r.name.c_str(), r.value,
                   static_cast<unsigned long long>(r.nodes), r.seconds);
     std::cout << line << std::flush;
   });
