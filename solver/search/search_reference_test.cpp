@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
+#include <initializer_list>
 #include <memory>
 #include <thread>
 
@@ -529,14 +530,13 @@ TEST_CASE("search: iterative deepening's shallow passes leave only move hints (v
 
 namespace {
 
-// Kalah(4,4) (32 seeds) above a 2-seed database is tall (28 seeds or more above it; 30 or more,
-// where a test deepens too), above a 6-seed one it is not: check(db, db_seeds, value) for both, every rule set, with
-// the start's value from a solver without deepening.
+// Kalah(4,4) (32 seeds) over databases to each of `db_seeds_list` seeds, every rule set:
+// check(db, db_seeds, value), with the start's value from a solver without deepening.
 template <class Check>
-void over_tall_and_low_databases(const Check& check) {
+void over_databases(std::initializer_list<int> db_seeds_list, const Check& check) {
   for (const Rules& rules : all_value_rules()) {
     INFO("rules " << rules.describe());
-    for (const int db_seeds : {2, 6}) {
+    for (const int db_seeds : db_seeds_list) {
       INFO("database to " << db_seeds << " seeds");
       const EndgameDatabase db = EndgameDatabase::build_in_memory(4, rules, db_seeds, 2);
       search::SolverOptions off = small_table_over(db);
@@ -544,6 +544,13 @@ void over_tall_and_low_databases(const Check& check) {
       check(db, db_seeds, search::Solver(4, rules, 32, off).value(test::start_board(4, 4)));
     }
   }
+}
+
+// Over a 2-seed database Kalah(4,4) is tall (28 seeds or more above it; 30 or more, where a
+// test deepens too), over a 6-seed one it is not.
+template <class Check>
+void over_tall_and_low_databases(const Check& check) {
+  over_databases({2, 6}, check);
 }
 
 // Deepening to at most 12 sowings, iterations past 1024 nodes ending it unless reordering
@@ -602,28 +609,21 @@ TEST_CASE("search: a null-window test of a tall board deepens first and stays ex
 }
 
 TEST_CASE("search: a test deepens first only from 30 seeds above the database", "[search]") {
-  // Kalah(4,4) (32 seeds) 29 and 28 seeds above a 3- and a 4-seed database (tall boards): the
-  // value deepens, a lone test runs its exact pass alone; both exact.
-  for (const Rules& rules : all_value_rules()) {
-    INFO("rules " << rules.describe());
-    for (const int db_seeds : {3, 4}) {
-      INFO("database to " << db_seeds << " seeds");
-      const EndgameDatabase db = EndgameDatabase::build_in_memory(4, rules, db_seeds, 2);
-      search::SolverOptions off = small_table_over(db);
-      off.deepening_step = 0;
-      const int value = search::Solver(4, rules, 32, off).value(test::start_board(4, 4));
-      search::Solver deepening(4, rules, 32, small_table_over(db));
-      REQUIRE(deepening.value(test::start_board(4, 4)) == value);
-      CHECK(deepening.deepening_depth() > 0);
-      for (const int gamma : {value - 2, value + 1}) {
-        search::Solver tester(4, rules, 32, small_table_over(db));
-        const int r = tester.test(test::start_board(4, 4), gamma);
-        REQUIRE((r >= gamma) == (value >= gamma));
-        REQUIRE((r >= gamma ? value >= r : value <= r));
-        CHECK(tester.passes() == 1);
-      }
+  // Kalah(4,4) 29 and 28 seeds above a 3- and a 4-seed database (tall boards): the value
+  // deepens, a lone test runs its exact pass alone; both exact.
+  over_databases({3, 4}, [](const EndgameDatabase& db, int, int value) {
+    search::Solver deepening(4, db.rules(), 32, small_table_over(db));
+    REQUIRE(deepening.value(test::start_board(4, 4)) == value);
+    CHECK(deepening.deepening_depth() > 0);
+    for (const int gamma : {value - 2, value + 1}) {
+      INFO("gamma " << gamma);
+      search::Solver tester(4, db.rules(), 32, small_table_over(db));
+      const int r = tester.test(test::start_board(4, 4), gamma);
+      REQUIRE((r >= gamma) == (value >= gamma));
+      REQUIRE((r >= gamma ? value >= r : value <= r));
+      CHECK(tester.passes() == 1);
     }
-  }
+  });
 }
 
 TEST_CASE("search: a test's deepening stops at the iteration budget even where a value's goes on", "[search]") {
