@@ -340,7 +340,9 @@ int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int uppe
   }
 }
 
-bool Solver::is_tall(int k) const { return k >= std::max(ctx_.probe.max_seeds, 0) + kTallAboveDatabase; }
+int Solver::seeds_above_database(int k) const { return k - std::max(ctx_.probe.max_seeds, 0); }
+
+bool Solver::is_tall(int k) const { return seeds_above_database(k) >= kTallAboveDatabase; }
 
 int Solver::seeds_checked(const Board& b) const {
   int k = 0;
@@ -357,7 +359,7 @@ int Solver::test(const Board& b, int gamma) {
   const int k = seeds_checked(b);
   if (ctx_.probe.covers(b, k)) return ctx_.probe.value(b, k);
   auto [lo, hi] = known_bounds(b, k);
-  if (lo < gamma && hi >= gamma && ctx_.probe.max_seeds >= 0 && k >= ctx_.probe.max_seeds + kTestDeepensAboveDatabase) {
+  if (lo < gamma && hi >= gamma && ctx_.probe.max_seeds >= 0 && seeds_above_database(k) >= kTestDeepensAboveDatabase) {
     // A test far above the database costs as much as a value (a full solve's tests of the
     // root's other sowings): an iterative deepening first, for the move order (Kalah(5,6):
     // 175.6 -> 107.1 M nodes), without the value's extension for reordering shallow passes

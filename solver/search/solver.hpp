@@ -241,6 +241,8 @@ class Solver {
   // a thread without a test left helps the other walkers at their split points.
   void tests_side_by_side(const Board& b, int target, const int* pits, int n, bool* attains);
   int seeds_checked(const Board& b) const;
+  // Seeds of a board of k seeds above the database's exact levels (without one: k).
+  int seeds_above_database(int k) const;
   // A board of k seeds is tall 28 seeds or more above the database (kTallAboveDatabase;
   // without one, from 28 seeds): the long deepening (and, without a database, the first
   // guess's estimate) are for it.
