@@ -367,7 +367,22 @@ int Solver::test(const Board& b, int gamma) {
     // table already and deepening costs more than it saves (kTestDeepensAboveDatabase;
     // docs/search.md, "The full solve's line", "A test's deepening").
     const int deepest = deepening_depth_;  // the latest value()'s, as reported
-    deepen(b, k, gamma, lo, hi, false);
+    {
+      // The shallow passes on the walker alone: split, they leave an order in the table that
+      // depends on the threads' timing and costs the exact pass more (Kalah(5,6)'s full solve,
+      // its first root test: 10.2 M nodes after one thread's deepening, 13.1-13.7 M after a
+      // split one, 10.7-11.8 M after one on the walker alone; session 56 found the same of a
+      // value's). Up to the iteration budget they are short (there 0.3-0.7 M nodes), so the
+      // other threads' wait costs less than the order saves (docs/search.md, "A test's
+      // deepening on the walker alone").
+      const bool was_alone = std::exchange(walker_alone_, true);
+      struct Restore {
+        bool& flag;
+        bool value;
+        ~Restore() { flag = value; }
+      } restore{walker_alone_, was_alone};
+      deepen(b, k, gamma, lo, hi, false);
+    }
     deepening_depth_ = deepest;
     std::tie(lo, hi) = known_bounds(b, k);  // the shallow passes may prove bounds
   }

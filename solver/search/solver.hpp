@@ -139,7 +139,7 @@ class Solver {
   int value(const Board& b);
   // Is value(b) >= gamma? One null-window search (cheaper than the exact value); on a board
   // 30 seeds or more above the database, after an iterative deepening (value()'s, without
-  // its extension for reordering shallow passes).
+  // its extension for reordering shallow passes, on one thread).
   bool value_at_least(const Board& b, int gamma) { return test(b, gamma) >= gamma; }
   // The same search, fail-soft: a bound r with value(b) >= r when r >= gamma, value(b) <= r
   // when r < gamma. Throws Interrupted when cancelled.

@@ -210,3 +210,49 @@ TEST_CASE("split points: a full solve's root tests side by side give one thread'
   }
   CHECK(tail_split_points > 0);
 }
+
+TEST_CASE("split points: a deepened test's exact pass gives one thread's answers on every rule set", "[search]") {
+  // Kalah(4,4) 30 seeds above a 2-seed database: a test deepens first, its shallow passes on
+  // the walker alone (none of their nodes discarded), then its exact pass split, on both sides
+  // of the value; the root's tests of a full solve (a tall board: one after the other, each
+  // split) give one thread's best sowings. Also, every other rule set, with every expectation
+  // inverted.
+  using Kinds = search::SolverOptions::SplitKinds;
+  const Board start = test::start_board(4, 4);
+  std::size_t rule_set = 0;
+  for (const Rules& rules : all_value_rules()) {
+    const bool inverted_too = rule_set++ % 2 == 1;
+    const EndgameDatabase db = EndgameDatabase::build_in_memory(4, rules, 2, 2);
+    search::SolverOptions plain_options = options(1, false, &db);
+    plain_options.deepening_step = 0;
+    search::Solver plain(4, rules, 32, plain_options);
+    const int value = plain.value(start);
+    const std::vector<int> best = plain.best_sowings(start, value, false);
+    for (const int threads : {2, 3}) {
+      for (const Kinds kinds : {Kinds::expected, Kinds::inverted}) {
+        if (kinds == Kinds::inverted && !inverted_too) continue;
+        INFO("rules " << rules.describe() << " threads " << threads << " inverted " << (kinds == Kinds::inverted));
+        for (const int gamma : {value - 3, value - 1, value, value + 1, value + 2}) {
+          INFO("gamma " << gamma);
+          search::SolverOptions o = options(threads, true, &db);
+          o.split_kinds = kinds;
+          std::vector<std::string> iterations;  // the deepening's progress lines
+          o.progress = [&](const std::string& line) {
+            if (line.rfind("depth ", 0) == 0) iterations.push_back(line);
+          };
+          o.progress_after = 0;
+          search::Solver tester(4, rules, 32, o);
+          const int r = tester.test(start, gamma);
+          REQUIRE((r >= gamma) == (value >= gamma));
+          REQUIRE((r >= gamma ? value >= r : value <= r));
+          CHECK(!iterations.empty());
+          for (const std::string& line : iterations) CHECK(line.find(" (0 discarded)") != std::string::npos);
+        }
+        search::SolverOptions o = options(threads, true, &db);
+        o.split_kinds = kinds;
+        search::Solver solver(4, rules, 32, o);
+        REQUIRE(solver.best_sowings(start, value, false) == best);
+      }
+    }
+  }
+}
