@@ -88,7 +88,7 @@ std::atomic<bool> Searcher::kNoHint{false};
 bool Searcher::cut_seen() {
   // Cleared before the chain is read: a cut marked after the read sets the hint again.
   cut_hint_->store(false, std::memory_order_seq_cst);
-  if (!SplitPoint::cut_above(chain_)) return false;
+  if (!SplitPoint::cut_above(chain_, chain_at_)) return false;
   cut_hint_->store(true, std::memory_order_relaxed);  // to be seen again up to the cut split point
   return true;
 }
@@ -134,10 +134,12 @@ void Searcher::wait_for_helpers(SplitPoint& sp) {
 template <int M, Sowing S, Capture C, EndRule E>
 void Searcher::work_at(Searcher& self, SplitPoint& sp) {
   const SplitPoint* const outer = self.chain_;
+  const int outer_at = self.chain_at_;
+  std::vector<HeldStore>* const outer_held = self.held_;
   self.chain_ = &sp;
   const SearchContext& ctx = *self.ctx_;
   for (;;) {
-    if (self.unwinding_at(&sp)) break;
+    if (self.unwinding_at(sp.parent, sp.parent_at)) break;
     int i, a, at;
     {
       const std::lock_guard guard(sp.lock);
@@ -147,36 +149,59 @@ void Searcher::work_at(Searcher& self, SplitPoint& sp) {
       i = sp.list[at];
       a = sp.a;
     }
+    self.chain_at_ = at;
+    if (sp.ordered) self.held_ = &sp.held[at];
     const Child& c = sp.children[i];
     // A child's nodes are all discarded if its result is (the nested split points' discards
     // inside it are then part of them, not added twice).
     const std::uint64_t nodes_before = self.nodes_, discarded_before = self.discarded_;
+    const std::uint64_t horizon_before = self.horizon_;
     int r;
-    bool estimate = false;
+    bool unwound = false;
     if (c.hi <= a) {  // cannot raise the value: its upper bound is all we need
       r = c.hi;
     } else if (sp.depth <= 1) {  // the horizon of a shallow search
       r = std::clamp(c.through(0), c.lo, c.hi);
       ++self.horizon_;
-      estimate = true;
     } else {
-      const std::uint64_t horizon_before = self.horizon_;
       const Window w = window_through(c.stored, c.extra, a, sp.b0);
       r = c.through(c.seeds < ctx.table_min_seeds
                         ? self.search_near<M, S, C, E>(base::to_bits(c.board), c.seeds, w.alpha, w.beta, sp.depth - 1)
                         : self.search_t<M, S, C, E>(c.board, c.seeds, c.key, nullptr, w.alpha, w.beta, sp.depth - 1,
                                                     child_kind(sp.kind, c.extra)));
-      if (self.unwinding()) {
-        // A cut's speculation; not a stopped pass (the table's growth, a cancel), whose work
-        // one searcher loses as well (Kalah(6,5): 39% of the nodes counted so).
-        if (!ctx.unwinding()) self.discarded_ = discarded_before + (self.nodes_ - nodes_before);
-        break;
-      }
-      estimate = self.horizon_ != horizon_before;
+      unwound = self.unwinding();
+    }
+    const bool estimate = self.horizon_ != horizon_before;
+    // Ordered: the node is an estimate only through the children one searcher would have
+    // searched (the owner's horizon_ must not count one after the cut): sp.estimate_at.
+    if (sp.ordered) self.horizon_ = horizon_before;
+    if (unwound) {
+      // A cut's speculation; not a stopped pass (the table's growth, a cancel), whose work
+      // one searcher loses as well (Kalah(6,5): 39% of the nodes counted so).
+      if (!ctx.unwinding()) self.discarded_ = discarded_before + (self.nodes_ - nodes_before);
+      break;
     }
     const std::lock_guard guard(sp.lock);
-    if (sp.best >= sp.b0) self.discarded_ = discarded_before + (self.nodes_ - nodes_before);  // a brother cut first
-    if (estimate) sp.estimate = true;
+    if (sp.ordered) {
+      // One searcher would have searched this child only if no earlier one cut; the earliest
+      // cut decides the node, as it would have there.
+      if (at > sp.cut_at.load(std::memory_order_relaxed)) {
+        self.discarded_ = discarded_before + (self.nodes_ - nodes_before);
+        continue;
+      }
+      sp.result_at[at] = r;
+      sp.searched_at[at] = c.hi > a;
+      sp.estimate_at[at] = estimate;
+      if (r >= sp.b0) {
+        sp.best = r;  // (for the loops above; the node's own are folded when the split point ends)
+        sp.cut_at.store(at, std::memory_order_seq_cst);
+        self.ctx_->split->hint_all();
+        continue;
+      }
+    }
+    if (sp.best >= sp.b0 && !sp.ordered)  // a brother cut first
+      self.discarded_ = discarded_before + (self.nodes_ - nodes_before);
+    if (estimate && !sp.ordered) sp.estimate = true;
     // Of equal results the earliest in the order, as one searcher would keep (the sowing stored
     // for an all-node orders the next pass: by the finishing order it was another each run).
     if (r > sp.best || (r == sp.best && c.hi > a && at < sp.best_at)) {
@@ -187,18 +212,23 @@ void Searcher::work_at(Searcher& self, SplitPoint& sp) {
       }
     }
     if (sp.best > sp.a) sp.a = sp.best;
-    if (sp.best >= sp.b0 && !sp.cut.load(std::memory_order_relaxed)) {
-      sp.cut.store(true, std::memory_order_seq_cst);
+    if (sp.best >= sp.b0 && sp.cut_at.load(std::memory_order_relaxed) == SplitPoint::kNotCut) {
+      sp.cut_at.store(-1, std::memory_order_seq_cst);
       self.ctx_->split->hint_all();
     }
   }
   self.chain_ = outer;
+  self.chain_at_ = outer_at;
+  self.held_ = outer_held;
 }
 
 template <int M, Sowing S, Capture C, EndRule E>
 void Searcher::split(SplitPoint& sp) {
   SplitPool& pool = *ctx_->split;
   sp.parent = chain_;
+  sp.parent_at = chain_at_;
+  sp.ordered = ctx_->ordered;
+  const int best_before = sp.best, best_move_before = sp.best_move, a_before = sp.a;
   sp.work = &Searcher::work_at<M, S, C, E>;
   pool.publish(&sp);
   ++split_points_;
@@ -206,6 +236,27 @@ void Searcher::split(SplitPoint& sp) {
   work_at<M, S, C, E>(*this, sp);
   pool.withdraw(&sp);
   wait_for_helpers(sp);
+  if (sp.ordered) {
+    // The children one searcher would have searched, folded in its order (search_t's loop):
+    // results, horizons and stores. (Unless the pass stops or a cut above drops this node,
+    // every one of them has finished.)
+    assert(held_ != nullptr);
+    const int last = std::min(sp.cut_at.load(std::memory_order_relaxed), sp.count - 1);
+    int best = best_before, best_move = best_move_before;
+    for (int at = 0; at <= last; ++at) {
+      if (!sp.searched_at[at]) {
+        best = std::max(best, sp.result_at[at]);
+      } else if (sp.result_at[at] > best) {
+        best = sp.result_at[at];
+        best_move = sp.children[sp.list[at]].pit;
+      }
+      if (sp.estimate_at[at]) sp.estimate = true;
+      held_->insert(held_->end(), sp.held[at].begin(), sp.held[at].end());
+    }
+    sp.best = best;
+    sp.best_move = best_move;
+    sp.a = std::max(a_before, best);
+  }
 }
 
 void Searcher::flush_fills() {
@@ -215,10 +266,23 @@ void Searcher::flush_fills() {
 
 int Searcher::search(const Board& b, int k, const BoardKey::Split& key, int alpha, int beta, int depth, NodeKind root) {
   assert(depth >= 1);
-  return base::dispatch(ctx_->pits, ctx_->rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
+  assert(!ctx_->ordered || beta == alpha + 1);  // (an ordered pass's children share one window)
+  if (ctx_->ordered) {
+    root_held_.clear();
+    held_ = &root_held_;
+  }
+  const int r = base::dispatch(ctx_->pits, ctx_->rules, [&]<int M, Sowing S, Capture C, EndRule E>() {
     if (k < ctx_->table_min_seeds) return search_near<M, S, C, E>(base::to_bits(b), k, alpha, beta, depth);
     return search_t<M, S, C, E>(b, k, key, nullptr, alpha, beta, depth, root);
   });
+  if (held_) {
+    // The ordered pass's stores, in one searcher's order (none of a stopped pass).
+    held_ = nullptr;
+    if (!ctx_->unwinding())
+      for (const HeldStore& h : root_held_) store({h.index, h.tag}, h.lower, h.upper, h.move, h.work);
+    root_held_.clear();
+  }
+  return r;
 }
 
 template <int M, Sowing S, Capture C, EndRule E>
@@ -508,7 +572,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
           sp.best = best;
           sp.best_move = best_move;
           split<M, S, C, E>(sp);
-          if (unwinding_at(chain_)) return 0;
+          if (unwinding_at(chain_, chain_at_)) return 0;
           const std::lock_guard guard(sp.lock);  // (the helpers have left)
           best = sp.best;
           best_move = sp.best_move;

@@ -14,6 +14,7 @@
 #include <climits>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "engine/board.hpp"
 #include "engine/rules.hpp"
@@ -48,6 +49,10 @@ struct SearchContext {
   // (one searcher, or the shared search of busy marks alone).
   SplitPool* split = nullptr;
   int split_min_seeds = 0;
+  // Set for a pass whose table must not depend on the threads' timing (split_point.hpp, an
+  // ordered pass): its table stores are held back until it ends and written in the order one
+  // searcher would make them, and a cut at a split point stops only the later children.
+  bool ordered = false;
   // Boards with fewer seeds in the pits than this bypass the table: they are neither looked
   // up (as a node or as a child) nor stored. Just above the endgame database a node's
   // children are mostly database hits and its subtree is small: searching it again costs
@@ -143,8 +148,14 @@ class Searcher {
   template <int M, Sowing S, Capture C, EndRule E>
   int search_near(base::u128 x, int k, int alpha, int beta, int depth);
 
-  // Store bounds for a board in the table, counting entries that take an empty slot.
+  // Store bounds for a board in the table, counting entries that take an empty slot; in an
+  // ordered pass, hold them back instead (held_).
   void store(const BoardKey::Split& key, int lower, int upper, int move, int work) {
+    if (held_) {
+      held_->push_back({key.index, key.tag, static_cast<std::int16_t>(lower), static_cast<std::int16_t>(upper),
+                        static_cast<std::int8_t>(move), static_cast<std::int8_t>(work)});
+      return;
+    }
     if (ctx_->table->store(key.index, key.tag, lower, upper, move, work) && ++fills_ >= ctx_->share->fill_batch())
       flush_fills();
   }
@@ -157,8 +168,8 @@ class Searcher {
     return cut_hint_->load(std::memory_order_relaxed) && cut_seen();
   }
   bool cut_seen();
-  // The same without the hint: for the split points' loops.
-  bool unwinding_at(const SplitPoint* sp) const { return ctx_->unwinding() || SplitPoint::cut_above(sp); }
+  // The same without the hint, for the child at position `at` of sp.
+  bool unwinding_at(const SplitPoint* sp, int at) const { return ctx_->unwinding() || SplitPoint::cut_above(sp, at); }
 
   // At a node whose first children are searched (searched_before_split), sp filled in by the
   // caller (the children to share, b0, k, depth, kind, and the node's a, best and best_move
@@ -183,7 +194,12 @@ class Searcher {
   int thread_;                         // the busy-mark id
   std::atomic<bool>* cut_hint_;        // set by the pool when a split point is cut
   const SplitPoint* chain_ = nullptr;  // the innermost split point this searcher works at
-  std::uint64_t fills_ = 0;            // not yet added to the share's count (TableShare::add_fills)
+  int chain_at_ = 0;                   // the position in chain_'s list of the child it searches
+  // In an ordered pass, where this searcher's table stores go (the split point's list for the
+  // child it searches, or the walker's own for the pass: root_held_); nullptr: the table.
+  std::vector<HeldStore>* held_ = nullptr;
+  std::vector<HeldStore> root_held_;
+  std::uint64_t fills_ = 0;  // not yet added to the share's count (TableShare::add_fills)
   std::uint64_t nodes_ = 0;
   std::uint64_t horizon_ = 0;
   std::uint64_t split_points_ = 0;

@@ -168,6 +168,11 @@ std::size_t Solver::table_used() const {
   return table_->used();
 }
 
+std::uint64_t Solver::table_digest() const {
+  const TableAccess access(*share_);
+  return table_->digest();
+}
+
 std::pair<int, int> Solver::known_bounds(const Board& b, int k) const {
   const TableAccess access(*share_);
   const BoardKey::Split key = ctx_.key.split(b, table_->index_bits());
@@ -303,6 +308,7 @@ int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int uppe
     TableAccess access(*share_);
     const BoardKey::Split key = ctx_.key.split(b, table_->index_bits());
     int result = 0;
+    ctx_.ordered = ordered_pass(k, depth);
     if (threads_ == 1 || walker_alone_) {  // (no searcher is idle to share with)
       result = searchers_[0]->search(b, k, key, alpha, beta, depth, root);
     } else if (ctx_.split) {
@@ -327,6 +333,7 @@ int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int uppe
       }
     }
     ctx_.stop.store(false);
+    ctx_.ordered = false;
     // A growth asked for during the pass happens as the last searcher of the table leaves
     // (even a cancelled pass's: else the next call's first pass would run on the small table
     // only to be searched again).
@@ -343,6 +350,16 @@ int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int uppe
 int Solver::seeds_above_database(int k) const { return k - std::max(ctx_.probe.max_seeds, 0); }
 
 bool Solver::is_tall(int k) const { return seeds_above_database(k) >= kTallAboveDatabase; }
+
+bool Solver::ordered_pass(int k, int depth) const {
+  if (depth >= Searcher::kFullDepth) return false;
+  const bool shared = threads_ > 1 && !walker_alone_;
+  switch (options_.ordered_shallow) {
+    case SolverOptions::OrderedShallow::never: return false;
+    case SolverOptions::OrderedShallow::always: return !shared || ctx_.split != nullptr;  // (not busy marks)
+    default: return shared && ctx_.split != nullptr && !is_tall(k);
+  }
+}
 
 int Solver::seeds_checked(const Board& b) const {
   int k = 0;
@@ -389,6 +406,17 @@ int Solver::test(const Board& b, int gamma) {
   if (lo >= gamma) return lo;
   if (hi < gamma) return hi;
   return pass(b, k, gamma - 1, gamma, lo, hi);
+}
+
+int Solver::deepened_estimate(const Board& b) {
+  int remainder = 0;
+  if (is_terminal(b, ctx_.pits, ctx_.rules.end, remainder)) return remainder;
+  const int k = seeds_checked(b);
+  if (ctx_.probe.covers(b, k)) return ctx_.probe.value(b, k);
+  const auto [lo, hi] = known_bounds(b, k);
+  const int guess = std::clamp(base::round_down(0, k), lo, hi);  // value()'s without an estimate
+  if (lo == hi || ctx_.probe.max_seeds < 0) return guess;
+  return deepen(b, k, guess, lo, hi, true);
 }
 
 Estimate Solver::estimate(const Board& b, std::uint64_t nodes) const {

@@ -69,6 +69,15 @@ struct SolverOptions {
   // same).
   enum class SplitKinds { expected, none, inverted };
   SplitKinds split_kinds = SplitKinds::expected;
+  // Which shallow passes (iterative deepening) are ordered: their table stores held back until
+  // the pass ends and a cut at a split point stopping only the children after it, so the table
+  // they leave does not depend on the threads' timing (split_point.hpp). By default those split
+  // among threads on a board below tall (under 28 seeds above the database), whose exact passes
+  // a timing-dependent table costs most (Kalah(5,5): docs/search.md, "Ordered shallow passes");
+  // on a tall board the held stores would hide a pass's own transpositions from it. `always`:
+  // one thread's too (for tests: any number of threads leaves one thread's table).
+  enum class OrderedShallow { split_below_tall, always, never };
+  OrderedShallow ordered_shallow = OrderedShallow::split_below_tall;
   EndgameProbe probe;  // no database by default
   // MTD(f)'s first guess for a board with many seeds (28 or more) and no iterative deepening
   // (no database, or deepening_step 0): a depth-limited estimate (estimate.hpp) searching
@@ -154,6 +163,11 @@ class Solver {
   // the line's sowing: the first of line_order (analysis.hpp) that attains it, whose test the
   // value's passes have most often answered already (docs/search.md, "The full solve's line").
   std::vector<int> best_sowings(const Board& b, int value, bool first_only);
+  // The iterative deepening's estimate of b's remainder value alone: value()'s shallow passes
+  // to their budget (with a database; without one, what the table knows, clamped to 0), which
+  // leave best sowings in the table. Exact at terminal and database boards and where the table
+  // has the value; else never a bound. Throws Interrupted when cancelled.
+  int deepened_estimate(const Board& b);
   // A quick, inexact estimate of b's remainder value searching about `nodes` nodes
   // (estimate.hpp): exact at terminal and database boards, never a bound; the table is not
   // touched. For guesses outside MTD(f) (which way a proof will go: solver/job/work_estimate).
@@ -201,6 +215,10 @@ class Solver {
   bool table_capped() const { return table_capped_; }
   std::size_t table_capacity() const;
   std::size_t table_used() const;
+  // A checksum of the table's entries, slot by slot (keys, bounds and sowings, not the work,
+  // which depends on which searcher searched what): searches that left the same table give the
+  // same (tests of ordered shallow passes, SolverOptions::ordered_shallow).
+  std::uint64_t table_digest() const;
 
  private:
   // One null-window pass; throws Interrupted([lower, upper]) when cancelled during it. A
@@ -247,6 +265,8 @@ class Solver {
   // without one, from 28 seeds): the long deepening (and, without a database, the first
   // guess's estimate) are for it.
   bool is_tall(int k) const;
+  // Is a pass to `depth` sowings of a board with k seeds ordered (SolverOptions::ordered_shallow)?
+  bool ordered_pass(int k, int depth) const;
 
   std::shared_ptr<TableShare> share_;  // this Solver's alone until handed out
   TranspositionTable* table_;          // share_->table()

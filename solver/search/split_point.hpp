@@ -15,9 +15,18 @@
 // searcher working below it unwinds (Searcher::unwinding walks its chain of split points, when
 // the pool's hint says a cut happened somewhere). The result of an unwound search is
 // meaningless and nothing of it is stored, as for a pass that is stopped.
+//
+// In an ordered pass (SearchContext::ordered: a shallow pass whose table must not depend on the
+// threads' timing) a cut stops only the children after the cutting one in the split point's
+// order; the earlier ones finish, and the earliest cut wins, as one searcher would have cut
+// there. Each child's result and table stores are held in the split point by the child's
+// position, and the owner folds them in that order when the split point ends, up to the
+// cutting child, as its own loop would have; the walker writes the pass's stores to the table
+// when the pass ends (Searcher::search).
 #pragma once
 
 #include <atomic>
+#include <climits>
 #include <cstdint>
 #include <mutex>
 #include <vector>
@@ -46,9 +55,21 @@ constexpr NodeKind child_kind(NodeKind kind, bool extra) {
 // work away (docs/search.md, "Split points by the node's kind").
 constexpr int searched_before_split(NodeKind kind) { return kind == NodeKind::cut ? 3 : 1; }
 
+// A table store held back in an ordered pass (above): the entry's key and what
+// TranspositionTable::store is given.
+struct HeldStore {
+  std::uint64_t index, tag;
+  std::int16_t lower, upper;
+  std::int8_t move, work;
+};
+
 struct SplitPoint {
+  static constexpr int kNotCut = INT_MAX;
+
   // Set by the owner before the split point is published; read-only after.
   const SplitPoint* parent = nullptr;  // the split point the owner was working under
+  int parent_at = 0;                   // the position in parent's list of the child it was searching
+  bool ordered = false;                // in an ordered pass (above)
   const Child* children = nullptr;     // the owner's, on its stack
   int list[kMaxPits] = {};             // the children to share, in order
   int count = 0;
@@ -61,20 +82,34 @@ struct SplitPoint {
   // Shared: a, best, best_move and estimate under lock; next written under it (read without
   // it as a hint); helpers counted under the pool's lock as searchers join, down as they leave.
   std::mutex lock;
-  std::atomic<int> next{0};      // the next position in list to hand out (written under lock)
-  int a = 0;                     // the node's alpha so far
-  int best = 0;                  // the node's best result so far
-  int best_move = -1;            // its sowing
-  int best_at = -1;              // best_move's position in list (-1: searched before the split)
-  bool estimate = false;         // a result depended on the horizon of a shallow search
-  std::atomic<int> helpers{0};   // searchers other than the owner working in it
-  std::atomic<bool> cut{false};  // a child reached b0: the rest are not needed
+  std::atomic<int> next{0};     // the next position in list to hand out (written under lock)
+  int a = 0;                    // the node's alpha so far
+  int best = 0;                 // the node's best result so far
+  int best_move = -1;           // its sowing
+  int best_at = -1;             // best_move's position in list (-1: searched before the split)
+  bool estimate = false;        // a result depended on the horizon of a shallow search
+  std::atomic<int> helpers{0};  // searchers other than the owner working in it
+  // Written under lock: the position in list of the child that cut (ordered: the earliest so
+  // far), -1 when every child is to stop (unordered), kNotCut before any cut. The children at
+  // positions after it are not needed.
+  std::atomic<int> cut_at{kNotCut};
+  // Ordered only, by position in list: the child's result, whether it was searched (else its
+  // upper bound was all it could give: Child::hi <= a), whether it depended on the horizon,
+  // and its table stores (above). The owner folds them in order when the split point ends, so
+  // the node's best, sowing and estimate are one searcher's, whatever order they came in.
+  int result_at[kMaxPits] = {};
+  bool searched_at[kMaxPits] = {};
+  bool estimate_at[kMaxPits] = {};
+  std::vector<HeldStore> held[kMaxPits];
 
-  bool has_work() const { return next.load(std::memory_order_relaxed) < count && !cut.load(std::memory_order_relaxed); }
-  // Is it or one of its ancestors cut?
-  static bool cut_above(const SplitPoint* p) {
-    for (; p; p = p->parent)
-      if (p->cut.load(std::memory_order_acquire)) return true;
+  bool has_work() const {
+    return next.load(std::memory_order_relaxed) < count && cut_at.load(std::memory_order_relaxed) == kNotCut;
+  }
+  // Is the child at position `at` of p, or the child of an ancestor that p descends from,
+  // after a cut (its search no longer needed)?
+  static bool cut_above(const SplitPoint* p, int at) {
+    for (; p; at = p->parent_at, p = p->parent)
+      if (p->cut_at.load(std::memory_order_acquire) < at) return true;
     return false;
   }
   bool descends_from(const SplitPoint* ancestor) const {

@@ -256,3 +256,53 @@ TEST_CASE("split points: a deepened test's exact pass gives one thread's answers
     }
   }
 }
+
+TEST_CASE("split points: an ordered deepening leaves one thread's table on every rule set", "[search]") {
+  // Ordered shallow passes (SolverOptions::ordered_shallow): their stores held until each pass
+  // ends and a cut stopping only the later children, so 2 and 3 threads leave the table one
+  // thread leaves, slot by slot, and the same estimate; then the exact passes give one
+  // thread's values. Boards with 17 seeds over a 6-seed database, every board in the table (no
+  // near table, whose contents are each searcher's own), one table size (no growth), the
+  // iterations to a fixed depth (no budget, whose node counts depend on the threads).
+  using Ordered = search::SolverOptions::OrderedShallow;
+  std::mt19937 rng(40961);
+  std::uint64_t split_points = 0, discarded = 0;
+  for (const Rules& rules : all_value_rules()) {
+    const EndgameDatabase db = EndgameDatabase::build_in_memory(5, rules, 6, 2);
+    search::SolverOptions plain_options = options(1, false, &db);
+    plain_options.deepening_step = 0;
+    search::Solver plain(5, rules, 17, plain_options);
+    for (int tested = 0; tested < 6;) {
+      Board b;
+      if (!test::random_board(5, 4, 17, rules, rng, b) || test::seeds_in(b, 5) < 15) continue;
+      ++tested;
+      const int v = plain.value(b);
+      std::uint64_t digest = 0;
+      int estimate = 0;
+      for (const int threads : {1, 2, 3}) {
+        INFO("rules " << rules.describe() << " board " << tested << " threads " << threads);
+        search::SolverOptions o = options(threads, true, &db);
+        o.table_bytes = o.table_initial_bytes = std::size_t(16) << 20;
+        o.table_seeds_above_db = 0;
+        o.ordered_shallow = Ordered::always;
+        o.deepening_step = 2;
+        o.deepening_max_depth = 16;
+        o.deepening_iteration_nodes = o.deepening_reorder_nodes = std::uint64_t(1) << 40;
+        search::Solver solver(5, rules, 17, o);
+        const int e = solver.deepened_estimate(b);
+        const std::uint64_t d = solver.table_digest();
+        if (threads == 1) {
+          digest = d;
+          estimate = e;
+        }
+        REQUIRE(e == estimate);
+        REQUIRE(d == digest);
+        split_points += solver.split_points();
+        discarded += solver.discarded_nodes();
+        REQUIRE(solver.value(b) == v);
+      }
+    }
+  }
+  CHECK(split_points > 0);
+  CHECK(discarded > 0);  // children after a cut, searched and dropped
+}

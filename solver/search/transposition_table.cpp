@@ -109,6 +109,17 @@ std::size_t TranspositionTable::used() const {
   return n;
 }
 
+std::uint64_t TranspositionTable::digest() const {
+  constexpr std::uint64_t kWork = std::uint64_t(63) << 22;
+  std::uint64_t h = 0;
+  const std::size_t words = buckets_ * kBucketEntries;
+  for (std::size_t i = 0; i < words; ++i) {
+    const std::uint64_t w = std::atomic_ref<std::uint64_t>(words_[i]).load(std::memory_order_relaxed);
+    if (w != 0) h = (h ^ (w & ~kWork) ^ (std::uint64_t(i) << 40 | std::uint64_t(i) >> 24)) * 0x9E3779B97F4A7C15ull;
+  }
+  return h;
+}
+
 void TranspositionTable::clear() {
 #ifdef MADV_DONTNEED
   // Give the pages back: they read as zero again.

@@ -84,6 +84,8 @@ class TranspositionTable {
 
   // Entries in use (a scan of the table).
   std::size_t used() const;
+  // A checksum of the entries, slot by slot, without their work (a scan; Solver::table_digest).
+  std::uint64_t digest() const;
   // Forget everything (the size stays).
   void clear();
 
