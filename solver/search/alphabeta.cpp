@@ -192,6 +192,8 @@ void Searcher::work_at(Searcher& self, SplitPoint& sp) {
       sp.result_at[at] = r;
       sp.searched_at[at] = c.hi > a;
       sp.estimate_at[at] = estimate;
+      sp.done_at[at] = true;
+      sp.nodes_at[at] = self.nodes_ - nodes_before;
       if (r >= sp.b0) {
         sp.best = r;  // (for the loops above; the node's own are folded when the split point ends)
         sp.cut_at.store(at, std::memory_order_seq_cst);
@@ -253,6 +255,10 @@ void Searcher::split(SplitPoint& sp) {
       if (sp.estimate_at[at]) sp.estimate = true;
       held_->insert(held_->end(), sp.held[at].begin(), sp.held[at].end());
     }
+    // A child after the cut that had finished before it: searched for nothing, as a child
+    // unwound by the cut is (so the deepening's budget counts one thread's nodes).
+    for (int at = last + 1; at < sp.count; ++at)
+      if (sp.done_at[at]) discarded_ += sp.nodes_at[at];
     sp.best = best;
     sp.best_move = best_move;
     sp.a = std::max(a_before, best);

@@ -352,11 +352,14 @@ int Solver::seeds_above_database(int k) const { return k - std::max(ctx_.probe.m
 bool Solver::is_tall(int k) const { return seeds_above_database(k) >= kTallAboveDatabase; }
 
 bool Solver::ordered_pass(int k, int depth) const {
-  if (depth >= Searcher::kFullDepth) return false;
+  // Not where busy marks put children off by what other searchers are in, or other Solvers
+  // write to the table during the pass (ctx_.parallel: busy marks, or a shared table): there
+  // the timing would decide again.
+  if (depth >= Searcher::kFullDepth || ctx_.parallel) return false;
   const bool shared = threads_ > 1 && !walker_alone_;
   switch (options_.ordered_shallow) {
     case SolverOptions::OrderedShallow::never: return false;
-    case SolverOptions::OrderedShallow::always: return !shared || ctx_.split != nullptr;  // (not busy marks)
+    case SolverOptions::OrderedShallow::always: return true;
     default: return shared && ctx_.split != nullptr && !is_tall(k);
   }
 }

@@ -75,7 +75,10 @@ struct SolverOptions {
   // among threads on a board below tall (under 28 seeds above the database), whose exact passes
   // a timing-dependent table costs most (Kalah(5,5): docs/search.md, "Ordered shallow passes");
   // on a tall board the held stores would hide a pass's own transpositions from it. `always`:
-  // one thread's too (for tests: any number of threads leaves one thread's table).
+  // one thread's too (for tests: any number of threads leaves the same table, slot by slot,
+  // while no bucket has to evict, whose choice weighs each searcher's own node count). Never
+  // with busy marks or a table other Solvers share (Solver::table_share), whose timing would
+  // decide again.
   enum class OrderedShallow { split_below_tall, always, never };
   OrderedShallow ordered_shallow = OrderedShallow::split_below_tall;
   EndgameProbe probe;  // no database by default

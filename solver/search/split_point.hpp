@@ -100,6 +100,8 @@ struct SplitPoint {
   int result_at[kMaxPits] = {};
   bool searched_at[kMaxPits] = {};
   bool estimate_at[kMaxPits] = {};
+  bool done_at[kMaxPits] = {};            // a result came back (and may be dropped by an earlier cut)
+  std::uint64_t nodes_at[kMaxPits] = {};  // the nodes its searcher searched for it
   std::vector<HeldStore> held[kMaxPits];
 
   bool has_work() const {
