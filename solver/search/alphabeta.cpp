@@ -155,6 +155,7 @@ void Searcher::work_at(Searcher& self, SplitPoint& sp) {
     // A child's nodes are all discarded if its result is (the nested split points' discards
     // inside it are then part of them, not added twice).
     const std::uint64_t nodes_before = self.nodes_, discarded_before = self.discarded_;
+    const auto discard_child = [&] { self.discarded_ = discarded_before + (self.nodes_ - nodes_before); };
     const std::uint64_t horizon_before = self.horizon_;
     int r;
     bool unwound = false;
@@ -178,7 +179,7 @@ void Searcher::work_at(Searcher& self, SplitPoint& sp) {
     if (unwound) {
       // A cut's speculation; not a stopped pass (the table's growth, a cancel), whose work
       // one searcher loses as well (Kalah(6,5): 39% of the nodes counted so).
-      if (!ctx.unwinding()) self.discarded_ = discarded_before + (self.nodes_ - nodes_before);
+      if (!ctx.unwinding()) discard_child();
       break;
     }
     const std::lock_guard guard(sp.lock);
@@ -186,7 +187,7 @@ void Searcher::work_at(Searcher& self, SplitPoint& sp) {
       // One searcher would have searched this child only if no earlier one cut; the earliest
       // cut decides the node, as it would have there.
       if (at > sp.cut_at.load(std::memory_order_relaxed)) {
-        self.discarded_ = discarded_before + (self.nodes_ - nodes_before);
+        discard_child();
         continue;
       }
       sp.result_at[at] = r;
@@ -202,7 +203,7 @@ void Searcher::work_at(Searcher& self, SplitPoint& sp) {
       }
     }
     if (sp.best >= sp.b0 && !sp.ordered)  // a brother cut first
-      self.discarded_ = discarded_before + (self.nodes_ - nodes_before);
+      discard_child();
     if (estimate && !sp.ordered) sp.estimate = true;
     // Of equal results the earliest in the order, as one searcher would keep (the sowing stored
     // for an all-node orders the next pass: by the finishing order it was another each run).
