@@ -562,9 +562,9 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
         best = std::max(best, c.hi);
         continue;
       }
-      // Enough children searched without a cut-off (one; three at an expected cut node, whose
-      // next child may still cut): share the rest if a searcher is idle.
-      if (pass == 0 && may_split && searched >= searched_before_split(kind) &&
+      // Enough children searched without a cut-off (one; two or three at an expected cut node,
+      // whose next child may still cut): share the rest if a searcher is idle.
+      if (pass == 0 && may_split && searched >= searched_before_split(kind, ctx.ordered) &&
           ctx.split->idle.load(std::memory_order_relaxed) > 0) {
         SplitPoint sp;
         for (int q = j; q < n; ++q)

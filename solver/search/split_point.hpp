@@ -52,8 +52,14 @@ constexpr NodeKind child_kind(NodeKind kind, bool extra) {
 }
 // Children searched at a node of this kind before the rest may be shared: one (young brothers
 // wait), three at an expected cut node, whose next child may still cut and throw the shared
-// work away (docs/search.md, "Split points by the node's kind").
-constexpr int searched_before_split(NodeKind kind) { return kind == NodeKind::cut ? 3 : 1; }
+// work away (docs/search.md, "Split points by the node's kind"). In an ordered pass (below)
+// two: there a cut by the owner's child stops only the later, shared ones, and a helper's cut
+// leaves the owner to finish its own child as one searcher would, so sharing sooner costs the
+// owner nothing and gives an idle helper work (docs/search.md, "An ordered pass's cut nodes").
+constexpr int searched_before_split(NodeKind kind, bool ordered = false) {
+  if (kind != NodeKind::cut) return 1;
+  return ordered ? 2 : 3;
+}
 
 // A table store held back in an ordered pass (above): the entry's key and what
 // TranspositionTable::store is given.

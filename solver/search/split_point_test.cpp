@@ -97,6 +97,11 @@ TEST_CASE("split points: a node's kind alternates but across an extra turn, and 
   STATIC_REQUIRE(search::searched_before_split(NodeKind::unknown) == 1);
   STATIC_REQUIRE(search::searched_before_split(NodeKind::all) == 1);
   STATIC_REQUIRE(search::searched_before_split(NodeKind::cut) > 1);
+  // An ordered pass shares a cut node's children sooner (a cut stops only the later ones), but
+  // still after more than one.
+  STATIC_REQUIRE(search::searched_before_split(NodeKind::all, true) == 1);
+  STATIC_REQUIRE(search::searched_before_split(NodeKind::cut, true) > 1);
+  STATIC_REQUIRE(search::searched_before_split(NodeKind::cut, true) < search::searched_before_split(NodeKind::cut));
 }
 
 TEST_CASE("split points: off, the searchers walk the tree with busy marks alone", "[search]") {
@@ -267,7 +272,7 @@ TEST_CASE("split points: an ordered deepening leaves one thread's table on every
   // iterations to a fixed depth (no budget, whose node counts depend on the threads).
   using Ordered = search::SolverOptions::OrderedShallow;
   std::mt19937 rng(40961);
-  std::uint64_t split_points = 0, discarded = 0;
+  std::uint64_t split_points = 0, cut_split_points = 0, discarded = 0;
   for (const Rules& rules : all_value_rules()) {
     const EndgameDatabase db = EndgameDatabase::build_in_memory(5, rules, 6, 2);
     search::SolverOptions plain_options = options(1, false, &db);
@@ -299,11 +304,13 @@ TEST_CASE("split points: an ordered deepening leaves one thread's table on every
         REQUIRE(e == estimate);
         REQUIRE(d == digest);
         split_points += solver.split_points();  // (the deepening's alone)
+        cut_split_points += solver.cut_split_points();
         discarded += solver.discarded_nodes();
         REQUIRE(solver.value(b) == v);
       }
     }
   }
   CHECK(split_points > 0);
-  CHECK(discarded > 0);  // children after a cut, searched and dropped
+  CHECK(cut_split_points > 0);  // expected cut nodes sharing after two children (searched_before_split)
+  CHECK(discarded > 0);         // children after a cut, searched and dropped
 }
