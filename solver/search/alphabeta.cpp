@@ -46,6 +46,37 @@ template <int M>
                           : probe.value(base::from_bits(bits), seeds);
 }
 
+// A child of a board below the table (search_near): as Child without the key and the score.
+struct NearChild {
+  base::u128 board;
+  int seeds, stored, lo, hi, pit;
+  bool extra, capture;
+  int through(int v) const { return value_through(stored, extra, v); }
+};
+
+// The open children open[0..n_open) of a board below the table, with their order scores,
+// as the children of split point sp: `shared` filled in the order search_near would pick
+// them (descending score), and sp's list.
+void share_near_children(const NearChild* children, const int* open, const int* score, int n_open, Child* shared,
+                         SplitPoint& sp) {
+  int order[kMaxPits];
+  for (int j = 0; j < n_open; ++j) order[j] = j;
+  std::sort(order, order + n_open, [&](int p, int q) { return score[p] > score[q]; });  // (scores are distinct)
+  for (int j = 0; j < n_open; ++j) {
+    const NearChild& near = children[open[order[j]]];
+    Child& c = shared[j];
+    c.board = base::from_bits(near.board);
+    c.pit = near.pit;
+    c.stored = near.stored;
+    c.seeds = near.seeds;
+    c.lo = near.lo;
+    c.hi = near.hi;
+    c.extra = near.extra;
+    c.capture = near.capture;
+    sp.list[sp.count++] = j;
+  }
+}
+
 // Marks a board busy for the other searchers while this one is in it (parallel search).
 class BusyMark {
  public:
@@ -319,12 +350,6 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
 
   // Every child with its bounds (database reads prefetched in the first pass, made in the
   // second), in pit order as in search_t, so the same child decides a cut-off.
-  struct NearChild {
-    base::u128 board;
-    int seeds, stored, lo, hi, pit;
-    bool extra, capture;
-    int through(int v) const { return value_through(stored, extra, v); }
-  };
   union Children {  // uninitialised, as in search_t
     NearChild c[kMaxPits];
     Children() {}
@@ -394,7 +419,32 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
 
   // The open children by descending score, each picked when its turn comes (most nodes stop
   // after the first): the order of search_t's sort.
+  const bool may_split = ctx.split && k >= ctx.split_min_seeds && depth > kMinSplitDepth;
+  int searched = 0;
   while (n_open > 0 && best < b0) {
+    // As in search_t: after the first child, the rest shared if a searcher is idle (without a
+    // kind: a board below the table has no expectation). Else the searchers who wait for this
+    // subtree, an owner for its helper's last child most often, would have nothing to join
+    // (docs/search.md, "Split points below the table").
+    if (may_split && searched > 0 && n_open >= 2 && ctx.split->idle.load(std::memory_order_relaxed) > 0) {
+      Child shared[kMaxPits];
+      SplitPoint sp;
+      share_near_children(children, open, score, n_open, shared, sp);
+      sp.children = shared;
+      sp.b0 = b0;
+      sp.k = k;
+      sp.depth = depth;
+      sp.a = a;
+      sp.best = best;
+      ++near_split_points_;
+      split<M, S, C, E>(sp);
+      if (unwinding_at(chain_, chain_at_)) return 0;
+      const std::lock_guard guard(sp.lock);  // (the helpers have left)
+      best = sp.best;
+      a = sp.a;
+      if (sp.estimate) ++horizon_;
+      break;
+    }
     int top = 0;
     for (int j = 1; j < n_open; ++j)
       if (score[j] > score[top]) top = j;
@@ -415,6 +465,7 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
       r = c.through(search_near<M, S, C, E>(c.board, c.seeds, w.alpha, w.beta, depth - 1));
       if (unwinding()) return 0;
     }
+    ++searched;
     if (r > best) best = r;
     if (best > a) a = best;
   }

@@ -44,9 +44,9 @@ struct SearchContext {
   bool parallel = false;
   int busy_min_seeds = 0;
   // Split points (split_point.hpp) among this context's searchers: nodes with at least
-  // split_min_seeds seeds in the pits share their children after the first (the first three
-  // at an expected cut node: NodeKind, split_point.hpp) with idle searchers. nullptr: none
-  // (one searcher, or the shared search of busy marks alone).
+  // split_min_seeds seeds in the pits, boards below the table too, share their children after
+  // the first (the first two or three at an expected cut node: NodeKind, split_point.hpp) with
+  // idle searchers. nullptr: none (one searcher, or the shared search of busy marks alone).
   SplitPool* split = nullptr;
   int split_min_seeds = 0;
   // Set for a pass whose table must not depend on the threads' timing (split_point.hpp, an
@@ -113,7 +113,8 @@ class Searcher {
   // Split points this searcher opened so far, and the time it spent waiting for work at them
   // (in help, or as an owner whose helpers were still busy with nothing to join).
   std::uint64_t split_points() const { return split_points_; }
-  std::uint64_t cut_split_points() const { return cut_split_points_; }  // at expected cut nodes
+  std::uint64_t cut_split_points() const { return cut_split_points_; }    // at expected cut nodes
+  std::uint64_t near_split_points() const { return near_split_points_; }  // at boards below the table
   double idle_seconds() const { return static_cast<double>(idle_ns_) * 1e-9; }
   // Nodes searched under split points whose results a cut threw away (a child's search that
   // unwound, or that returned after a brother had cut): the speculative work of split points.
@@ -204,6 +205,7 @@ class Searcher {
   std::uint64_t horizon_ = 0;
   std::uint64_t split_points_ = 0;
   std::uint64_t cut_split_points_ = 0;
+  std::uint64_t near_split_points_ = 0;
   std::uint64_t idle_ns_ = 0;
   std::uint64_t discarded_ = 0;
   ShallowCuts shallow_cuts_;

@@ -18,8 +18,8 @@
 namespace kalah::search {
 
 namespace {
-// Boards are marked busy in a parallel search only from this many seeds above the
-// database's: below, subtrees are too small for the marks to pay.
+// Boards are marked busy in a parallel search, and share their children at split points, only
+// from this many seeds above the database's: below, subtrees are too small for either to pay.
 constexpr int kBusySeedsAboveDatabase = 4;
 // A board this many seeds above the database or more (or with none) is tall: only there may
 // the iterative deepening go deep, and only there, without a database, does MTD(f) start
@@ -113,9 +113,9 @@ Solver::Solver(int pits, const Rules& rules, int max_seeds, SolverOptions option
                         : (near_bits > 0 ? kAboveDatabaseWithNearTable : kAboveDatabaseAlone);
   if (ctx_.probe.max_seeds >= 0 && above > 0) ctx_.table_min_seeds = ctx_.probe.max_seeds + above;
   if (ctx_.table_min_seeds > 0 && ctx_.table_min_seeds - 1 <= NearTable::kMaxSeeds) ctx_.near_table_bits = near_bits;
-  // (A board below the table has no key to mark.)
+  // (A board below the table has no key to mark; it may still share its children.)
   ctx_.busy_min_seeds = std::max(std::max(ctx_.probe.max_seeds, 0) + kBusySeedsAboveDatabase, ctx_.table_min_seeds);
-  ctx_.split_min_seeds = ctx_.busy_min_seeds;
+  ctx_.split_min_seeds = std::max(ctx_.probe.max_seeds, 0) + kBusySeedsAboveDatabase;
   const int first_mark = share_->join(&ctx_.stop, threads_, pits, ctx_.key.max_seeds(), ctx_.rules);
   for (int t = 0; t < threads_; ++t)
     searchers_.push_back(std::make_unique<Searcher>(ctx_, (first_mark + t) % BusyTable::kMarks, t));
@@ -205,6 +205,10 @@ std::uint64_t Solver::passes() const {
 std::uint64_t Solver::cut_split_points() const {
   return sum_over<std::uint64_t>(searchers_, [](const Searcher& s) { return s.cut_split_points(); }) +
          sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.cut_split_points(); });
+}
+std::uint64_t Solver::near_split_points() const {
+  return sum_over<std::uint64_t>(searchers_, [](const Searcher& s) { return s.near_split_points(); }) +
+         sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.near_split_points(); });
 }
 std::uint64_t Solver::split_points() const {
   return sum_over<std::uint64_t>(searchers_, [](const Searcher& s) { return s.split_points(); }) +

@@ -192,7 +192,8 @@ class Solver {
   // and the seconds they spent, all threads together, waiting for work (CPU time too: they
   // spin), and the nodes of theirs that a cut threw away (Searcher::discarded_nodes).
   std::uint64_t split_points() const;
-  std::uint64_t cut_split_points() const;  // of those, the ones at nodes expected to fail high
+  std::uint64_t cut_split_points() const;   // of those, the ones at nodes expected to fail high
+  std::uint64_t near_split_points() const;  // and the ones at boards below the table (search_near)
   double idle_seconds() const;
   std::uint64_t discarded_nodes() const;
   // The first guess of the exact passes of the latest value() call (the last

@@ -86,6 +86,44 @@ TEST_CASE("split points: 2, 3 and 4 threads give one thread's values, every rule
   if (kinds == Kinds::expected) CHECK(cut_split_points > 0);  // expected cut nodes that shared after three children
 }
 
+TEST_CASE("split points below the table: 2 and 3 threads give one thread's values, every rule set", "[search]") {
+  // The table from 8 seeds above the database and split points from 4 (the default's
+  // distance apart): boards of 10-13 seeds share their children in search_near, with their own
+  // near tables. Ordered shallow passes (boards below tall) and unordered ones (a rule set in
+  // two), then the exact passes; boards with up to 13 seeds against the reference solver too.
+  using Ordered = search::SolverOptions::OrderedShallow;
+  std::mt19937 rng(8191);
+  std::uint64_t near_split_points = 0;  // over the whole case: a loaded machine may leave a run without any
+  std::size_t rule_set = 0;
+  for (const Rules& rules : all_value_rules()) {
+    const EndgameDatabase db = EndgameDatabase::build_in_memory(5, rules, 6, 2);
+    ReferenceSolver ref(5, rules);
+    search::SolverOptions plain_options = options(1, false, &db);
+    plain_options.deepening_step = 0;
+    search::Solver plain(5, rules, 17, plain_options);
+    const Ordered ordered = rule_set++ % 2 == 0 ? Ordered::split_below_tall : Ordered::never;
+    for (const int threads : {2, 3}) {
+      search::SolverOptions o = options(threads, true, &db);
+      o.table_seeds_above_db = 8;
+      o.ordered_shallow = ordered;
+      search::Solver solver(5, rules, 17, o);
+      for (int tested = 0; tested < 8;) {
+        Board b;
+        if (!test::random_board(5, 4, 17, rules, rng, b) || test::seeds_in(b, 5) < 12) continue;
+        ++tested;
+        INFO("rules " << rules.describe() << " threads " << threads << " board " << tested);
+        const int v = plain.value(b);
+        REQUIRE(solver.value(b) == v);
+        if (test::seeds_in(b, 5) <= 13) REQUIRE(ref.value(b) == v);
+        if (tested % 4 == 0) REQUIRE(solver.best_sowings(b) == plain.best_sowings(b));
+      }
+      near_split_points += solver.near_split_points();
+      CHECK(solver.near_split_points() <= solver.split_points());
+    }
+  }
+  CHECK(near_split_points > 0);
+}
+
 TEST_CASE("split points: a node's kind alternates but across an extra turn, and a cut node shares later", "[search]") {
   using search::NodeKind;
   STATIC_REQUIRE(search::child_kind(NodeKind::cut, false) == NodeKind::all);
