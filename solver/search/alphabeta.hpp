@@ -145,7 +145,8 @@ class Searcher {
   // stores, busy marks, put-off children), so a node just above the database, most of the
   // nodes, costs fewer instructions. Its bounds go to the searcher's near table instead
   // (near_table.hpp), which catches the transpositions close to each other. Every child of
-  // such a board is below the table too.
+  // such a board is below the table too. Like search_t it shares its children at a split point
+  // when a searcher is idle (from ctx.split_min_seeds, without a kind).
   template <int M, Sowing S, Capture C, EndRule E>
   int search_near(base::u128 x, int k, int alpha, int beta, int depth);
 

@@ -3,7 +3,8 @@
 //
 // One searcher walks the tree; the others wait in Searcher::help. At a node whose first child
 // has been searched without a cut-off (its brothers are then most likely all needed; the
-// first three at a node the pass expects to fail high: NodeKind below), the
+// first two or three at a node the pass expects to fail high: NodeKind below), of the table or
+// below it (search_near, from the database's seeds + 4: SearchContext::split_min_seeds), the
 // walker, if a searcher is idle, publishes the node's remaining children as a SplitPoint and
 // searches them itself with whoever joins, each taking the next child under the split point's
 // lock and folding its result into the node's best. The owner leaves only when every helper
