@@ -430,12 +430,7 @@ int Searcher::search_near(base::u128 x, int k, int alpha, int beta, int depth) {
       Child shared[kMaxPits];
       SplitPoint sp;
       share_near_children(children, open, score, n_open, shared, sp);
-      sp.children = shared;
-      sp.b0 = b0;
-      sp.k = k;
-      sp.depth = depth;
-      sp.a = a;
-      sp.best = best;
+      sp.set_node(shared, b0, k, depth, NodeKind::unknown, a, best, -1);  // (no sowing kept below the table)
       ++near_split_points_;
       split<M, S, C, E>(sp);
       if (unwinding_at(chain_, chain_at_)) return 0;
@@ -621,14 +616,7 @@ int Searcher::search_t(const Board& b, int k, const BoardKey::Split& key, const 
         for (int q = j; q < n; ++q)
           if (!children[order[q]].exact()) sp.list[sp.count++] = order[q];
         if (sp.count >= 2) {
-          sp.children = children;
-          sp.b0 = b0;
-          sp.k = k;
-          sp.depth = depth;
-          sp.kind = kind;
-          sp.a = a;
-          sp.best = best;
-          sp.best_move = best_move;
+          sp.set_node(children, b0, k, depth, kind, a, best, best_move);
           split<M, S, C, E>(sp);
           if (unwinding_at(chain_, chain_at_)) return 0;
           const std::lock_guard guard(sp.lock);  // (the helpers have left)

@@ -111,6 +111,20 @@ struct SplitPoint {
   std::uint64_t nodes_at[kMaxPits] = {};  // the nodes its searcher searched for it
   std::vector<HeldStore> held[kMaxPits];
 
+  // The node's side, set before the split point is published: its children (list and count
+  // filled in apart), beta, seeds, remaining depth and kind, and its a, best and sowing so far.
+  void set_node(const Child* node_children, int node_b0, int node_k, int node_depth, NodeKind node_kind, int node_a,
+                int node_best, int node_best_move) {
+    children = node_children;
+    b0 = node_b0;
+    k = node_k;
+    depth = node_depth;
+    kind = node_kind;
+    a = node_a;
+    best = node_best;
+    best_move = node_best_move;
+  }
+
   bool has_work() const {
     return next.load(std::memory_order_relaxed) < count && cut_at.load(std::memory_order_relaxed) == kNotCut;
   }
