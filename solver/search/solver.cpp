@@ -219,7 +219,7 @@ std::uint64_t Solver::discarded_nodes() const {
          sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.discarded_nodes(); });
 }
 double Solver::idle_seconds() const {
-  return sum_over<double>(searchers_, [](const Searcher& s) { return s.idle_seconds(); }) +
+  return alone_idle_seconds_ + sum_over<double>(searchers_, [](const Searcher& s) { return s.idle_seconds(); }) +
          sum_over<double>(test_helpers_, [](const Solver& h) { return h.idle_seconds(); });
 }
 std::uint64_t Solver::horizon_boards() const {
@@ -399,12 +399,19 @@ int Solver::test(const Board& b, int gamma) {
       // value's). Up to the iteration budget they are short (there 0.3-0.7 M nodes), so the
       // other threads' wait costs less than the order saves (docs/search.md, "A test's
       // deepening on the walker alone").
+      // The other threads' wait counts as their idle time (they have no work meanwhile).
       const bool was_alone = std::exchange(walker_alone_, true);
       struct Restore {
         bool& flag;
         bool value;
-        ~Restore() { flag = value; }
-      } restore{walker_alone_, was_alone};
+        double& idle;
+        double waiting;  // threads waiting meanwhile
+        std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
+        ~Restore() {
+          flag = value;
+          idle += waiting * std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+        }
+      } restore{walker_alone_, was_alone, alone_idle_seconds_, was_alone ? 0.0 : threads_ - 1.0};
       deepen(b, k, gamma, lo, hi, false);
     }
     deepening_depth_ = deepest;

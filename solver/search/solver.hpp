@@ -190,7 +190,8 @@ class Solver {
   std::uint64_t passes() const;  // MTD(f) passes so far
   // With split points (SolverOptions::split_points): how many the searchers opened so far,
   // and the seconds they spent, all threads together, waiting for work (CPU time too: they
-  // spin), and the nodes of theirs that a cut threw away (Searcher::discarded_nodes).
+  // spin; and the other threads' wall time while a test deepens on the walker alone), and the
+  // nodes of theirs that a cut threw away (Searcher::discarded_nodes).
   std::uint64_t split_points() const;
   std::uint64_t cut_split_points() const;   // of those, the ones at nodes expected to fail high
   std::uint64_t near_split_points() const;  // and the ones at boards below the table (search_near)
@@ -288,6 +289,8 @@ class Solver {
   // tests), and whether a pass runs on the walker alone (the others help only when idle).
   std::vector<std::unique_ptr<Solver>> test_helpers_;
   bool walker_alone_ = false;
+  // The other threads' seconds of waiting while a test deepened on the walker alone.
+  double alone_idle_seconds_ = 0;
 };
 
 }  // namespace kalah::search

@@ -257,8 +257,9 @@ TEST_CASE("split points: a full solve's root tests side by side give one thread'
 TEST_CASE("split points: a deepened test's exact pass gives one thread's answers on every rule set", "[search]") {
   // Kalah(4,4) 30 seeds above a 2-seed database: a test deepens first, its shallow passes on
   // the walker alone (none of their nodes discarded), then its exact pass split, on both sides
-  // of the value; the root's tests of a full solve (a tall board: one after the other, each
-  // split) give one thread's best sowings. Also, every other rule set, with every expectation
+  // of the value, the other threads' wait through the deepening counted as idle time; the
+  // root's tests of a full solve (a tall board: one after the other, each split) give one
+  // thread's best sowings. Also, every other rule set, with every expectation
   // inverted.
   using Kinds = search::SolverOptions::SplitKinds;
   const Board start = test::start_board(4, 4);
@@ -288,8 +289,13 @@ TEST_CASE("split points: a deepened test's exact pass gives one thread's answers
           const int r = tester.test(start, gamma);
           REQUIRE((r >= gamma) == (value >= gamma));
           REQUIRE((r >= gamma ? value >= r : value <= r));
-          CHECK(!iterations.empty());
+          REQUIRE(!iterations.empty());
           for (const std::string& line : iterations) CHECK(line.find(" (0 discarded)") != std::string::npos);
+          // The other threads waited through the deepening: their idle time counts it (the
+          // last iteration's line gives the seconds since the deepening began).
+          const std::string& last = iterations.back();
+          const double deepening_seconds = std::stod(last.substr(last.rfind(", ") + 2));
+          CHECK(tester.idle_seconds() >= (threads - 1) * deepening_seconds);
         }
         search::SolverOptions o = options(threads, true, &db);
         o.split_kinds = kinds;
