@@ -259,8 +259,7 @@ TEST_CASE("split points: a deepened test's exact pass gives one thread's answers
   // the walker alone (none of their nodes discarded), then its exact pass split, on both sides
   // of the value, the other threads' wait through the deepening counted as idle time; the
   // root's tests of a full solve (a tall board: one after the other, each split) give one
-  // thread's best sowings. Also, every other rule set, with every expectation
-  // inverted.
+  // thread's best sowings. Also, every other rule set, with every expectation inverted.
   using Kinds = search::SolverOptions::SplitKinds;
   const Board start = test::start_board(4, 4);
   std::size_t rule_set = 0;
