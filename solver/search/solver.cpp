@@ -202,6 +202,9 @@ std::uint64_t Solver::nodes() const {
 std::uint64_t Solver::passes() const {
   return passes_ + sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.passes(); });
 }
+std::uint64_t Solver::ordered_passes() const {
+  return ordered_passes_ + sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.ordered_passes(); });
+}
 std::uint64_t Solver::cut_split_points() const {
   return sum_over<std::uint64_t>(searchers_, [](const Searcher& s) { return s.cut_split_points(); }) +
          sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.cut_split_points(); });
@@ -308,6 +311,7 @@ NodeKind Solver::expected_at(int gamma, int guess) const {
 
 int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth, NodeKind root) {
   ++passes_;
+  if (ordered_pass(k, depth)) ++ordered_passes_;
   for (;;) {
     TableAccess access(*share_);
     const BoardKey::Split key = ctx_.key.split(b, table_->index_bits());
@@ -364,8 +368,13 @@ bool Solver::ordered_pass(int k, int depth) const {
   switch (options_.ordered_shallow) {
     case SolverOptions::OrderedShallow::never: return false;
     case SolverOptions::OrderedShallow::always: return true;
-    default: return shared && ctx_.split != nullptr && !is_tall(k);
+    default: return shared && ctx_.split != nullptr && (!is_tall(k) || test_deepening_);
   }
+}
+
+bool Solver::ordered_test_deepening() const {
+  return threads_ > 1 && !walker_alone_ && ctx_.split != nullptr && !ctx_.parallel &&
+         options_.ordered_shallow != SolverOptions::OrderedShallow::never;
 }
 
 int Solver::seeds_checked(const Board& b) const {
@@ -391,13 +400,24 @@ int Solver::test(const Board& b, int gamma) {
     // table already and deepening costs more than it saves (kTestDeepensAboveDatabase;
     // docs/search.md, "The full solve's line", "A test's deepening").
     const int deepest = deepening_depth_;  // the latest value()'s, as reported
-    {
-      // The shallow passes on the walker alone: split, they leave an order in the table that
-      // depends on the threads' timing and costs the exact pass more (Kalah(5,6)'s full solve,
-      // its first root test: 10.2 M nodes after one thread's deepening, 13.1-13.7 M after a
-      // split one, 10.7-11.8 M after one on the walker alone; session 56 found the same of a
-      // value's). Up to the iteration budget they are short (there 0.3-0.7 M nodes), so the
-      // other threads' wait costs less than the order saves (docs/search.md, "A test's
+    if (ordered_test_deepening()) {
+      // The shallow passes split and ordered (split_point.hpp): unordered, they leave an order
+      // in the table that depends on the threads' timing and costs the exact pass more
+      // (Kalah(5,6)'s full solve, its first root test: 10.2 M nodes after one thread's
+      // deepening, 13.1-13.7 M after a split one; session 56 found the same of a value's);
+      // ordered, the order is one thread's and the other threads help rather than wait
+      // (docs/search.md, "A test's deepening, ordered").
+      const bool was = std::exchange(test_deepening_, true);
+      struct Restore {
+        bool& flag;
+        bool value;
+        ~Restore() { flag = value; }
+      } restore{test_deepening_, was};
+      deepen(b, k, gamma, lo, hi, false);
+    } else {
+      // Where a pass cannot be ordered (busy marks, a table shared with other Solvers, or
+      // ordered passes switched off), the shallow passes run on the walker alone, for the
+      // same reason (10.7-11.8 M nodes for the test above; docs/search.md, "A test's
       // deepening on the walker alone").
       // The other threads' wait counts as their idle time (they have no work meanwhile).
       const bool was_alone = std::exchange(walker_alone_, true);

@@ -73,8 +73,10 @@ struct SolverOptions {
   // the pass ends and a cut at a split point stopping only the children after it, so the table
   // they leave does not depend on the threads' timing (split_point.hpp). By default those split
   // among threads on a board below tall (under 28 seeds above the database), whose exact passes
-  // a timing-dependent table costs most (Kalah(5,5): docs/search.md, "Ordered shallow passes");
-  // on a tall board the held stores would hide a pass's own transpositions from it. `always`:
+  // a timing-dependent table costs most (Kalah(5,5): docs/search.md, "Ordered shallow passes"),
+  // and a test's deepening on any board (its passes short, to the iteration budget; `never`:
+  // on the walker alone); on a tall board's value the held stores would hide a long pass's
+  // own transpositions from it. `always`:
   // one thread's too (for tests: any number of threads leaves the same table, slot by slot,
   // while no bucket has to evict, whose choice weighs each searcher's own node count). Never
   // with busy marks or a table other Solvers share (Solver::table_share), whose timing would
@@ -188,6 +190,8 @@ class Solver {
   int threads() const { return threads_; }
   std::uint64_t nodes() const;   // nodes searched so far, all threads, all calls
   std::uint64_t passes() const;  // MTD(f) passes so far
+  // Of those, the ones ordered (SolverOptions::ordered_shallow: their table one thread's).
+  std::uint64_t ordered_passes() const;
   // With split points (SolverOptions::split_points): how many the searchers opened so far,
   // and the seconds they spent, all threads together, waiting for work (CPU time too: they
   // spin; and the other threads' wall time while a test deepens on the walker alone), and the
@@ -272,6 +276,8 @@ class Solver {
   bool is_tall(int k) const;
   // Is a pass to `depth` sowings of a board with k seeds ordered (SolverOptions::ordered_shallow)?
   bool ordered_pass(int k, int depth) const;
+  // Does a test's deepening run as ordered split passes (else on the walker alone)?
+  bool ordered_test_deepening() const;
 
   std::shared_ptr<TableShare> share_;  // this Solver's alone until handed out
   TranspositionTable* table_;          // share_->table()
@@ -280,6 +286,7 @@ class Solver {
   std::vector<std::unique_ptr<Searcher>> searchers_;
   int threads_ = 1;
   std::uint64_t passes_ = 0;
+  std::uint64_t ordered_passes_ = 0;
   SolverOptions options_;
   bool table_capped_ = false;
   std::optional<Estimate> first_guess_;
@@ -289,6 +296,8 @@ class Solver {
   // tests), and whether a pass runs on the walker alone (the others help only when idle).
   std::vector<std::unique_ptr<Solver>> test_helpers_;
   bool walker_alone_ = false;
+  // Whether a test's deepening is running (its shallow passes ordered: ordered_test_deepening).
+  bool test_deepening_ = false;
   // The other threads' seconds of waiting while a test deepened on the walker alone.
   double alone_idle_seconds_ = 0;
 };

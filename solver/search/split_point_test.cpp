@@ -255,12 +255,15 @@ TEST_CASE("split points: a full solve's root tests side by side give one thread'
 }
 
 TEST_CASE("split points: a deepened test's exact pass gives one thread's answers on every rule set", "[search]") {
-  // Kalah(4,4) 30 seeds above a 2-seed database: a test deepens first, its shallow passes on
-  // the walker alone (none of their nodes discarded), then its exact pass split, on both sides
-  // of the value, the other threads' wait through the deepening counted as idle time; the
-  // root's tests of a full solve (a tall board: one after the other, each split) give one
-  // thread's best sowings. Also, every other rule set, with every expectation inverted.
+  // Kalah(4,4) 30 seeds above a 2-seed database: a test deepens first, then its exact pass
+  // runs split, on both sides of the value. The deepening's shallow passes are split and
+  // ordered by default (their table one thread's), and on the walker alone with ordered passes
+  // switched off (none of their nodes discarded, the other threads' wait through the deepening
+  // counted as idle time). The root's tests of a full solve (a tall board: one after the
+  // other, each split) give one thread's best sowings either way. Also, every other rule set,
+  // with every expectation inverted.
   using Kinds = search::SolverOptions::SplitKinds;
+  using Ordered = search::SolverOptions::OrderedShallow;
   const Board start = test::start_board(4, 4);
   std::size_t rule_set = 0;
   for (const Rules& rules : all_value_rules()) {
@@ -274,32 +277,45 @@ TEST_CASE("split points: a deepened test's exact pass gives one thread's answers
     for (const int threads : {2, 3}) {
       for (const Kinds kinds : {Kinds::expected, Kinds::inverted}) {
         if (kinds == Kinds::inverted && !inverted_too) continue;
-        INFO("rules " << rules.describe() << " threads " << threads << " inverted " << (kinds == Kinds::inverted));
-        for (const int gamma : {value - 3, value - 1, value, value + 1, value + 2}) {
-          INFO("gamma " << gamma);
+        for (const Ordered ordered : {Ordered::split_below_tall, Ordered::never}) {
+          const bool alone = ordered == Ordered::never;
+          INFO("rules " << rules.describe() << " threads " << threads << " inverted " << (kinds == Kinds::inverted)
+                        << " deepening on the walker alone " << alone);
+          for (const int gamma : {value - 3, value - 1, value, value + 1, value + 2}) {
+            INFO("gamma " << gamma);
+            search::SolverOptions o = options(threads, true, &db);
+            o.split_kinds = kinds;
+            o.ordered_shallow = ordered;
+            std::vector<std::string> iterations;  // the deepening's progress lines
+            o.progress = [&](const std::string& line) {
+              if (line.rfind("depth ", 0) == 0) iterations.push_back(line);
+            };
+            o.progress_after = 0;
+            search::Solver tester(4, rules, 32, o);
+            const int r = tester.test(start, gamma);
+            REQUIRE((r >= gamma) == (value >= gamma));
+            REQUIRE((r >= gamma ? value >= r : value <= r));
+            REQUIRE(!iterations.empty());
+            if (!alone) {
+              // Every shallow pass ordered (at least one an iteration), the exact pass not.
+              CHECK(tester.ordered_passes() >= iterations.size());
+              CHECK(tester.passes() - tester.ordered_passes() <= 1);
+              continue;
+            }
+            CHECK(tester.ordered_passes() == 0);
+            for (const std::string& line : iterations) CHECK(line.find(" (0 discarded)") != std::string::npos);
+            // The other threads waited through the deepening: their idle time counts it (the
+            // last iteration's line gives the seconds since the deepening began).
+            const std::string& last = iterations.back();
+            const double deepening_seconds = std::stod(last.substr(last.rfind(", ") + 2));
+            CHECK(tester.idle_seconds() >= (threads - 1) * deepening_seconds);
+          }
           search::SolverOptions o = options(threads, true, &db);
           o.split_kinds = kinds;
-          std::vector<std::string> iterations;  // the deepening's progress lines
-          o.progress = [&](const std::string& line) {
-            if (line.rfind("depth ", 0) == 0) iterations.push_back(line);
-          };
-          o.progress_after = 0;
-          search::Solver tester(4, rules, 32, o);
-          const int r = tester.test(start, gamma);
-          REQUIRE((r >= gamma) == (value >= gamma));
-          REQUIRE((r >= gamma ? value >= r : value <= r));
-          REQUIRE(!iterations.empty());
-          for (const std::string& line : iterations) CHECK(line.find(" (0 discarded)") != std::string::npos);
-          // The other threads waited through the deepening: their idle time counts it (the
-          // last iteration's line gives the seconds since the deepening began).
-          const std::string& last = iterations.back();
-          const double deepening_seconds = std::stod(last.substr(last.rfind(", ") + 2));
-          CHECK(tester.idle_seconds() >= (threads - 1) * deepening_seconds);
+          o.ordered_shallow = ordered;
+          search::Solver solver(4, rules, 32, o);
+          REQUIRE(solver.best_sowings(start, value, false) == best);
         }
-        search::SolverOptions o = options(threads, true, &db);
-        o.split_kinds = kinds;
-        search::Solver solver(4, rules, 32, o);
-        REQUIRE(solver.best_sowings(start, value, false) == best);
       }
     }
   }
