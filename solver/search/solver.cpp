@@ -311,12 +311,13 @@ NodeKind Solver::expected_at(int gamma, int guess) const {
 
 int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth, NodeKind root) {
   ++passes_;
-  if (ordered_pass(k, depth)) ++ordered_passes_;
+  const bool ordered = ordered_pass(k, depth);
+  if (ordered) ++ordered_passes_;
   for (;;) {
     TableAccess access(*share_);
     const BoardKey::Split key = ctx_.key.split(b, table_->index_bits());
     int result = 0;
-    ctx_.ordered = ordered_pass(k, depth);
+    ctx_.ordered = ordered;
     if (threads_ == 1 || walker_alone_) {  // (no searcher is idle to share with)
       result = searchers_[0]->search(b, k, key, alpha, beta, depth, root);
     } else if (ctx_.split) {
@@ -400,27 +401,20 @@ int Solver::test(const Board& b, int gamma) {
     // table already and deepening costs more than it saves (kTestDeepensAboveDatabase;
     // docs/search.md, "The full solve's line", "A test's deepening").
     const int deepest = deepening_depth_;  // the latest value()'s, as reported
-    if (ordered_test_deepening()) {
+    {
       // The shallow passes split and ordered (split_point.hpp): unordered, they leave an order
       // in the table that depends on the threads' timing and costs the exact pass more
       // (Kalah(5,6)'s full solve, its first root test: 10.2 M nodes after one thread's
       // deepening, 13.1-13.7 M after a split one; session 56 found the same of a value's);
       // ordered, the order is one thread's and the other threads help rather than wait
-      // (docs/search.md, "A test's deepening, ordered").
-      const bool was = std::exchange(test_deepening_, true);
-      struct Restore {
-        bool& flag;
-        bool value;
-        ~Restore() { flag = value; }
-      } restore{test_deepening_, was};
-      deepen(b, k, gamma, lo, hi, false);
-    } else {
-      // Where a pass cannot be ordered (busy marks, a table shared with other Solvers, or
-      // ordered passes switched off), the shallow passes run on the walker alone, for the
-      // same reason (10.7-11.8 M nodes for the test above; docs/search.md, "A test's
-      // deepening on the walker alone").
-      // The other threads' wait counts as their idle time (they have no work meanwhile).
-      const bool was_alone = std::exchange(walker_alone_, true);
+      // (docs/search.md, "A test's deepening, ordered"). Where a pass cannot be ordered (busy
+      // marks, a table shared with other Solvers, or ordered passes switched off), they run on
+      // the walker alone for the same reason (10.7-11.8 M nodes for that test; docs/search.md,
+      // "A test's deepening on the walker alone"), and the other threads' wait counts as their
+      // idle time (they have no work meanwhile).
+      const bool ordered = ordered_test_deepening();
+      bool& flag = ordered ? test_deepening_ : walker_alone_;
+      const bool was = std::exchange(flag, true);
       struct Restore {
         bool& flag;
         bool value;
@@ -431,7 +425,7 @@ int Solver::test(const Board& b, int gamma) {
           flag = value;
           idle += waiting * std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
         }
-      } restore{walker_alone_, was_alone, alone_idle_seconds_, was_alone ? 0.0 : threads_ - 1.0};
+      } restore{flag, was, alone_idle_seconds_, ordered || was ? 0.0 : threads_ - 1.0};
       deepen(b, k, gamma, lo, hi, false);
     }
     deepening_depth_ = deepest;
