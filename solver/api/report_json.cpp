@@ -239,6 +239,33 @@ Json to_json(const ProbeReport& r) {
   return j;
 }
 
+Json to_json(const search::PassRecord& r) {
+  using Purpose = search::PassRecord::Purpose;
+  using search::NodeKind;
+  Json j;
+  j["solver"] = r.solver;
+  j["pass"] = r.pass;
+  j["purpose"] = r.purpose == Purpose::value_deepening  ? "value_deepening"
+                 : r.purpose == Purpose::value          ? "value"
+                 : r.purpose == Purpose::test_deepening ? "test_deepening"
+                                                        : "test";
+  j["seeds"] = r.seeds;
+  j["seeds_above_database"] = r.seeds_above_database;
+  j["depth"] = r.depth;
+  j["gamma"] = r.gamma;
+  j["expected"] = r.expected == NodeKind::cut ? "cut" : r.expected == NodeKind::all ? "all" : "unknown";
+  j["ordered"] = r.ordered;
+  j["alone"] = r.alone;
+  j["result"] = r.result;
+  j["holds"] = r.result >= r.gamma;
+  j["nodes"] = r.nodes;
+  j["discarded_nodes"] = r.discarded_nodes;
+  j["split_points"] = r.split_points;
+  j["seconds"] = r.seconds;
+  j["idle_seconds"] = r.idle_seconds;
+  return j;
+}
+
 Json to_json(const ProbeRateReport& r) {
   Json j;
   j["directory"] = r.directory;

@@ -52,6 +52,10 @@ Json to_json(const LabelReport& report);
 Json to_json(const BenchReport& report);
 Json to_json(const ProbeReport& report);
 Json to_json(const ProbeRateReport& report);
+// One pass of a search (`--trace-passes FILE`, a JSON line a pass; docs/json.md): solver, pass,
+// purpose, seeds, seeds_above_database, depth (0: exact), gamma, expected, ordered, alone,
+// result, holds (result >= gamma), nodes, discarded_nodes, split_points, seconds, idle_seconds.
+Json to_json(const search::PassRecord& record);
 // `kalah replay`: the game record replayed (docs/replay.md).
 // `kalah analyze --json`: the replay's fields (start, pits, rules, notation, records, final
 // position, over, margin, winner), then "mistakes", "players" ({"south": {turns, mistakes,

@@ -248,6 +248,7 @@ Session::Session(SessionConfig config) : config_(std::move(config)) {
   options.near_table_bytes = static_cast<std::size_t>(config_.near_table_bytes);
   options.share = config_.table_share;
   options.progress = config_.progress;
+  options.on_pass = config_.on_pass;
   options.cancel = config_.cancel;
   if (database_) options.probe = search::database_probe(*database_);
   try {

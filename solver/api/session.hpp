@@ -84,7 +84,8 @@ struct SessionConfig {
   bool split_points = true;                          // search::SolverOptions::split_points
   std::function<void(const std::string&)> progress;  // a line per MTD(f) pass of a long value
   std::function<void(const std::string&)> note;      // one-line notes while loading the database (a damaged cache)
-  const std::atomic<bool>* cancel = nullptr;         // once set, work stops with search::Interrupted
+  std::function<void(const search::PassRecord&)> on_pass;  // search::SolverOptions::on_pass (thread-safe)
+  const std::atomic<bool>* cancel = nullptr;               // once set, work stops with search::Interrupted
   // search::SolverOptions' table bypass and near table (a thread's).
   int table_seeds_above_db = search::SolverOptions::kAutoAboveDatabase;
   std::uint64_t near_table_bytes = search::SolverOptions{}.near_table_bytes;

@@ -2,9 +2,11 @@
 #include "testing/catch.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <string>
 
 #include "testing/run_cli.hpp"
+#include "testing/scratch_dir.hpp"
 
 using kalah::test::run_kalah;
 using kalah::test::run_kalah_after;
@@ -65,6 +67,42 @@ TEST_CASE("cli search: two threads by split points or busy marks give one thread
   const auto text = run_kalah("solve --pits 5 --seeds 3 --rules empty-capture --tt-memory 16M --threads 2");
   REQUIRE(text.exit_code == 0);
   CHECK(text.out.find("threads   2") != std::string::npos);
+}
+
+TEST_CASE("cli search: --trace-passes writes a JSON line a pass", "[cli][search]") {
+  // Kalah(5,3) over a 6-seed database: the value's deepening and exact passes, then the
+  // tests of the full solve; on two threads the root's tests side by side.
+  const kalah::test::ScratchDir dir("trace");
+  const std::string db = (dir.path / "db").string(), trace = (dir.path / "trace.jsonl").string();
+  REQUIRE(run_kalah("db build --pits 5 --max-seeds 6 --out " + db).exit_code == 0);
+  for (const char* threads : {"1", "2"}) {
+    INFO("threads " << threads);
+    const auto r = run_kalah("solve --pits 5 --seeds 3 --tt-memory 16M --json --db " + db + " --threads " + threads +
+                             " --trace-passes " + trace);
+    REQUIRE(r.exit_code == 0);
+    std::ifstream in(trace);
+    std::string line;
+    int passes = 0, solver_0 = 0;
+    while (std::getline(in, line)) {
+      ++passes;
+      for (const char* key :
+           {"solver", "pass", "purpose", "seeds", "seeds_above_database", "depth", "gamma", "expected", "ordered",
+            "alone", "result", "holds", "nodes", "discarded_nodes", "split_points", "seconds", "idle_seconds"})
+        CHECK(has_key(line, key));
+      solver_0 += line.find("\"solver\":0,") != std::string::npos;
+    }
+    CHECK(passes == int_field(r.out, "passes"));  // every solver's, each once
+    // One thread: every pass the solver's own; two: some perhaps its test helper's (solver 1),
+    // when the helper's thread took a test before the first thread took them all (timing).
+    if (std::string(threads) == "1") CHECK(solver_0 == passes);
+    CHECK(solver_0 > 0);
+  }
+  // "-": the lines go to stderr, beside the notes.
+  const auto r = run_kalah("solve --pits 4 --seeds 2 --tt-memory 16M --json --trace-passes -");
+  REQUIRE(r.exit_code == 0);
+  CHECK(int_field(r.out, "passes") > 0);
+  CHECK(lines(r.err) >= int_field(r.out, "passes"));
+  CHECK(has_key(r.err, "purpose"));
 }
 
 TEST_CASE("cli search: solve --value-only gives the value and leaves out the play", "[cli][search]") {
@@ -148,6 +186,7 @@ TEST_CASE("cli search: bad input gives one-line errors and exit codes", "[cli][s
       {"solve --position 1,2,3/4,5/0/0/S", 2},
       {"solve --pits 4 --seeds 2 --db-seeds 3", 2},
       {"solve --pits 4 --seeds 2 --db /nonexistent/kalah-db", 1},
+      {"solve --pits 4 --seeds 2 --trace-passes /nonexistent/kalah-trace.jsonl", 1},
       {"openings --pits 9 --seeds 2", 2},
       {"openings --pits 4 --seeds 2 --capture sometimes", 2},
       {"bench --threads 0", 2},

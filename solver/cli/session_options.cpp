@@ -1,8 +1,13 @@
 #include "solver/cli/session_options.hpp"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
+#include <mutex>
 
 #include "engine/text.hpp"
+#include "solver/api/report_json.hpp"
 #include "solver/book/book.hpp"
 #include "solver/cli/interrupt.hpp"
 
@@ -27,7 +32,9 @@ po::options_description search_options() {
       ("tt-above-db", po::value<int>(),
        "boards fewer than this many seeds above the database bypass the table (0: none; default 12, 8 without a near table)")
       ("near-table", po::value<std::string>()->default_value("256K"),
-       "each thread's own table for the boards that bypass the shared one, sized to stay in a core's cache (0: none; not for 8 pits)");
+       "each thread's own table for the boards that bypass the shared one, sized to stay in a core's cache (0: none; not for 8 pits)")
+      ("trace-passes", po::value<std::string>(),
+       "write a JSON line to this file (-: stderr) as each pass of the search ends: what it tested, where, and what it cost (docs/json.md)");
   // clang-format on
   return o;
 }
@@ -37,6 +44,30 @@ std::uint64_t near_table_bytes_from(const po::variables_map& vm) {
   const std::uint64_t bytes = near == "0" ? 0 : parse_byte_size(near, "near-table");
   if (bytes > (std::uint64_t(1) << 40)) throw UsageError("--near-table must be at most 1T");
   return bytes;
+}
+
+std::function<void(const search::PassRecord&)> pass_trace(const std::string& path) {
+  // One file for every thread that searches (the test helpers of a full solve's tests side by
+  // side, a labeller's workers): a line at a time, under a lock, flushed, so a long search's
+  // trace can be read while it runs.
+  struct Trace {
+    std::mutex lock;
+    std::string path;
+    std::FILE* file = nullptr;
+    ~Trace() {
+      if (file && file != stderr) std::fclose(file);
+    }
+  };
+  auto trace = std::make_shared<Trace>();
+  trace->path = path;
+  trace->file = path == "-" ? stderr : std::fopen(path.c_str(), "w");
+  if (!trace->file) throw std::runtime_error("cannot open " + kalah::quoted(path) + ": " + std::strerror(errno));
+  return [trace](const search::PassRecord& record) {
+    const std::string line = api::json_text(api::to_json(record)) + "\n";
+    const std::lock_guard guard(trace->lock);
+    if (std::fputs(line.c_str(), trace->file) < 0 || std::fflush(trace->file) != 0)
+      throw std::runtime_error("cannot write " + kalah::quoted(trace->path) + ": " + std::strerror(errno));
+  };
 }
 
 api::SessionConfig session_config(const po::variables_map& vm, int pits, const Rules& rules, int max_seeds) {
@@ -97,6 +128,7 @@ api::SessionConfig session_config(const po::variables_map& vm, int pits, const R
   }
   c.note = [](const std::string& line) { std::cerr << "note: " << line << std::endl; };
   c.progress = [](const std::string& line) { std::cerr << "progress: " << line << std::endl; };
+  if (vm.count("trace-passes")) c.on_pass = pass_trace(vm["trace-passes"].as<std::string>());
   c.cancel = interrupt_flag();
   return c;
 }

@@ -196,6 +196,12 @@ std::uint64_t Solver::own_nodes() const {
 std::uint64_t Solver::own_discarded_nodes() const {
   return sum_over<std::uint64_t>(searchers_, [](const Searcher& s) { return s.discarded_nodes(); });
 }
+std::uint64_t Solver::own_split_points() const {
+  return sum_over<std::uint64_t>(searchers_, [](const Searcher& s) { return s.split_points(); });
+}
+double Solver::own_idle_seconds() const {
+  return alone_idle_seconds_ + sum_over<double>(searchers_, [](const Searcher& s) { return s.idle_seconds(); });
+}
 std::uint64_t Solver::nodes() const {
   return own_nodes() + sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.nodes(); });
 }
@@ -214,16 +220,14 @@ std::uint64_t Solver::near_split_points() const {
          sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.near_split_points(); });
 }
 std::uint64_t Solver::split_points() const {
-  return sum_over<std::uint64_t>(searchers_, [](const Searcher& s) { return s.split_points(); }) +
-         sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.split_points(); });
+  return own_split_points() + sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.split_points(); });
 }
 std::uint64_t Solver::discarded_nodes() const {
   return own_discarded_nodes() +
          sum_over<std::uint64_t>(test_helpers_, [](const Solver& h) { return h.discarded_nodes(); });
 }
 double Solver::idle_seconds() const {
-  return alone_idle_seconds_ + sum_over<double>(searchers_, [](const Searcher& s) { return s.idle_seconds(); }) +
-         sum_over<double>(test_helpers_, [](const Solver& h) { return h.idle_seconds(); });
+  return own_idle_seconds() + sum_over<double>(test_helpers_, [](const Solver& h) { return h.idle_seconds(); });
 }
 std::uint64_t Solver::horizon_boards() const {
   return sum_over<std::uint64_t>(searchers_, [](const Searcher& s) { return s.horizon_boards(); });
@@ -253,7 +257,8 @@ int Solver::deepen(const Board& b, int k, int guess, int lower, int upper, bool 
     const Searcher::ShallowCuts cuts0 = shallow_cuts();
     for (int p = 0; p < kShallowPasses && lo < hi; ++p) {
       const int gamma = std::clamp(guess == lo ? guess + 1 : guess, lo + 1, hi);
-      const int r = pass(b, k, gamma - 1, gamma, lower, upper, depth, expected_at(gamma, guess));
+      const int r = pass(b, k, gamma - 1, gamma, lower, upper, depth, expected_at(gamma, guess),
+                         may_extend ? PassRecord::Purpose::value_deepening : PassRecord::Purpose::test_deepening);
       if (r < gamma)
         hi = r;
       else
@@ -309,10 +314,41 @@ NodeKind Solver::expected_at(int gamma, int guess) const {
   }
 }
 
-int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth, NodeKind root) {
+int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth, NodeKind root,
+                 PassRecord::Purpose purpose) {
   ++passes_;
   const bool ordered = ordered_pass(k, depth);
   if (ordered) ++ordered_passes_;
+  // What the trace reports of the pass (read before and after: the counts are this Solver's).
+  PassRecord record;
+  if (options_.on_pass) {
+    record.solver = walker_number_;
+    record.pass = passes_;
+    record.purpose = purpose;
+    record.seeds = k;
+    record.seeds_above_database = seeds_above_database(k);
+    record.depth = depth == Searcher::kFullDepth ? 0 : depth;
+    record.gamma = beta;
+    record.expected = root;
+    record.ordered = ordered;
+    record.alone = threads_ == 1 || walker_alone_;
+    record.nodes = own_nodes();
+    record.discarded_nodes = own_discarded_nodes();
+    record.split_points = own_split_points();
+    record.idle_seconds = own_idle_seconds();
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto report = [&](int result) {
+    if (!options_.on_pass) return result;
+    record.result = result;
+    record.nodes = own_nodes() - record.nodes;
+    record.discarded_nodes = own_discarded_nodes() - record.discarded_nodes;
+    record.split_points = own_split_points() - record.split_points;
+    record.idle_seconds = own_idle_seconds() - record.idle_seconds;
+    record.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    options_.on_pass(record);
+    return result;
+  };
   for (;;) {
     TableAccess access(*share_);
     const BoardKey::Split key = ctx_.key.split(b, table_->index_bits());
@@ -348,7 +384,7 @@ int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int uppe
     // only to be searched again).
     const bool grew = access.leave();
     if (ctx_.cancelled()) throw Interrupted(lower, upper);
-    if (!grew) return result;
+    if (!grew) return report(result);
     // The pass was (perhaps) stopped for the table to grow: again, on twice the table.
     if (options_.progress)
       options_.progress("table grown to " + std::to_string(table_bytes() >> 20) + " MiB at " +
@@ -433,7 +469,7 @@ int Solver::test(const Board& b, int gamma) {
   }
   if (lo >= gamma) return lo;
   if (hi < gamma) return hi;
-  return pass(b, k, gamma - 1, gamma, lo, hi);
+  return pass(b, k, gamma - 1, gamma, lo, hi, Searcher::kFullDepth, NodeKind::unknown, PassRecord::Purpose::test);
 }
 
 int Solver::deepened_estimate(const Board& b) {
@@ -524,6 +560,7 @@ void Solver::tests_side_by_side(const Board& b, int target, const int* pits, int
       o.share = share;
       o.progress = nullptr;
       test_helpers_.push_back(std::make_unique<Solver>(ctx_.pits, ctx_.rules, ctx_.key.max_seeds(), std::move(o)));
+      test_helpers_.back()->walker_number_ = static_cast<int>(test_helpers_.size());
     }
   }
   std::vector<Solver*> walkers{this};
@@ -597,7 +634,8 @@ int Solver::value(const Board& b) {
   const std::uint64_t nodes0 = own_nodes();
   while (lo < hi) {
     const int gamma = guess == lo ? guess + 1 : guess;  // test value >= gamma
-    const int r = pass(b, k, gamma - 1, gamma, lo, hi, Searcher::kFullDepth, expected_at(gamma, guess));
+    const int r = pass(b, k, gamma - 1, gamma, lo, hi, Searcher::kFullDepth, expected_at(gamma, guess),
+                       PassRecord::Purpose::value);
     if (r < gamma)
       hi = r;
     else

@@ -42,6 +42,31 @@
 
 namespace kalah::search {
 
+// One MTD(f) pass as it ended (SolverOptions::on_pass; `kalah solve --trace-passes`): what it
+// tested, where, how, and what it cost. A pass stopped for the table to grow and run again
+// is one record (its cost both runs').
+struct PassRecord {
+  // What the pass was for: a value's iterative deepening or its exact passes, a test's
+  // (value_at_least, a full solve's tests of sowings) deepening or its exact pass.
+  enum class Purpose : std::uint8_t { value_deepening, value, test_deepening, test };
+  int solver = 0;          // 0: the Solver called; i > 0: its i-th test helper (tests side by side)
+  std::uint64_t pass = 0;  // that Solver's count of passes, this one included
+  Purpose purpose = Purpose::value;
+  int seeds = 0;                          // seeds in the board's pits
+  int seeds_above_database = 0;           // of those, above the database's exact levels (none: all)
+  int depth = 0;                          // sowings looked ahead (a shallow pass); 0: to the end (exact)
+  int gamma = 0;                          // the pass tested "value >= gamma"
+  NodeKind expected = NodeKind::unknown;  // what it expected of its root (where split points open)
+  bool ordered = false;                   // an ordered shallow pass (SolverOptions::ordered_shallow)
+  bool alone = false;                     // on the walker alone (one thread, or the others out of it)
+  int result = 0;                         // fail-soft: a lower bound if >= gamma, else an upper bound
+  std::uint64_t nodes = 0;                // the Solver's nodes in the pass, all its searchers
+  std::uint64_t discarded_nodes = 0;      // of those, the ones a cut at a split point threw away
+  std::uint64_t split_points = 0;
+  double seconds = 0;       // wall time
+  double idle_seconds = 0;  // its searchers' wait for work, all together
+};
+
 struct SolverOptions {
   // Table memory. A problem whose boards (at most max_seeds seeds) are fewer than the table's
   // entries gets a smaller table: the smallest power-of-two number of buckets with an entry
@@ -118,6 +143,10 @@ struct SolverOptions {
   // progress_after seconds, with a one-line summary.
   std::function<void(const std::string&)> progress;
   double progress_after = 1.0;
+  // Called after every pass, with what it was and cost (a trace; null: none). The test
+  // helpers of a full solve's tests side by side call it too, from their threads, at the same
+  // time as this Solver (PassRecord::solver tells them apart): it must be thread-safe.
+  std::function<void(const PassRecord&)> on_pass;
   // When set (e.g. by a signal handler), the search stops within a few nodes and the call
   // under way throws Interrupted. Bounds proven before stay in the table.
   const std::atomic<bool>* cancel = nullptr;
@@ -233,8 +262,9 @@ class Solver {
   // One null-window pass; throws Interrupted([lower, upper]) when cancelled during it. A
   // pass stopped for the table to grow is run again on the doubled table. `root`: what the
   // pass expects of its result (where its split points open: NodeKind, split_point.hpp).
-  int pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth = Searcher::kFullDepth,
-           NodeKind root = NodeKind::unknown);
+  // `purpose`: what the pass is for (SolverOptions::on_pass).
+  int pass(const Board& b, int k, int alpha, int beta, int lower, int upper, int depth, NodeKind root,
+           PassRecord::Purpose purpose);
   // What a test of "value >= gamma" after the guess `guess` expects: a fail high at or below
   // the guess (the root a cut node), a fail low above it (an all node); as
   // SolverOptions::split_kinds asks.
@@ -261,6 +291,8 @@ class Solver {
   // budgets and progress lines, read while the helpers may be searching.
   std::uint64_t own_nodes() const;
   std::uint64_t own_discarded_nodes() const;
+  std::uint64_t own_split_points() const;
+  double own_idle_seconds() const;
   // Does sowing `pit` of b attain `target` (b's value)? One null-window test.
   bool sowing_attains(const Board& b, int pit, int target);
   // attains[i] = sowing_attains(b, pits[i], target) for i < n (n >= threads), the tests
@@ -300,6 +332,8 @@ class Solver {
   bool test_deepening_ = false;
   // The other threads' seconds of waiting while a test deepened on the walker alone.
   double alone_idle_seconds_ = 0;
+  // This Solver's number among a test's walkers (PassRecord::solver): 0, or i for the i-th test helper.
+  int walker_number_ = 0;
 };
 
 }  // namespace kalah::search
