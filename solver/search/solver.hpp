@@ -89,9 +89,9 @@ struct SolverOptions {
   // busy_table.hpp).
   bool split_points = true;
   // Where split points open (NodeKind, split_point.hpp): by what each pass expects of its root
-  // (the default); by no kind (after a node's first child everywhere, session 47's rule); or by
-  // the opposite of what each pass expects (for tests: every expectation wrong, the values the
-  // same).
+  // (the default); by no kind (every node's as a test's, after two children; session 47's rule
+  // was after the first); or by the opposite of what each pass expects (for tests: every
+  // expectation wrong, the values the same).
   enum class SplitKinds { expected, none, inverted };
   SplitKinds split_kinds = SplitKinds::expected;
   // Which shallow passes (iterative deepening) are ordered: their table stores held back until

@@ -3,7 +3,8 @@
 //
 // One searcher walks the tree; the others wait in Searcher::help. At a node whose first child
 // has been searched without a cut-off (its brothers are then most likely all needed; the
-// first two or three at a node the pass expects to fail high: NodeKind below), of the table or
+// first two at a test's node, which expects nothing, two or three at a node the pass expects to
+// fail high: NodeKind below), of the table or
 // below it (search_near, from the database's seeds + 4: SearchContext::split_min_seeds), the
 // walker, if a searcher is idle, publishes the node's remaining children as a SplitPoint and
 // searches them itself with whoever joins, each taking the next child under the split point's
@@ -41,7 +42,7 @@ class Searcher;
 // A node's kind in the minimal tree of a null-window pass, as far as the pass's root tells
 // (Searcher::search's `root`): where split points open.
 enum class NodeKind : std::uint8_t {
-  unknown,  // no expectation: split after the first child, wherever
+  unknown,  // no expectation (a test): split after two children, wherever
   cut,      // expected to fail high (one child refutes): split only after three children
   all,      // expected to fail low (every child is searched): split after the first child
 };
@@ -51,14 +52,18 @@ constexpr NodeKind child_kind(NodeKind kind, bool extra) {
   if (kind == NodeKind::unknown || extra) return kind;
   return kind == NodeKind::cut ? NodeKind::all : NodeKind::cut;
 }
-// Children searched at a node of this kind before the rest may be shared: one (young brothers
-// wait), three at an expected cut node, whose next child may still cut and throw the shared
-// work away (docs/search.md, "Split points by the node's kind"). In an ordered pass (below)
-// two: there a cut by the owner's child stops only the later, shared ones, and a helper's cut
-// leaves the owner to finish its own child as one searcher would, so sharing sooner costs the
-// owner nothing and gives an idle helper work (docs/search.md, "An ordered pass's cut nodes").
+// Children searched at a node of this kind before the rest may be shared: one at an expected
+// all node (young brothers wait), three at an expected cut node, whose next child may still
+// cut and throw the shared work away (docs/search.md, "Split points by the node's kind"), two
+// at a node of a pass without an expectation (a test: either, and after two children without
+// a cut more likely an all node; docs/search.md, "A test's nodes share after two children").
+// In an ordered pass (below) two at a cut node: there a cut by the owner's child stops only the
+// later, shared ones, and a helper's cut leaves the owner to finish its own child as one
+// searcher would, so sharing sooner costs the owner nothing and gives an idle helper work
+// (docs/search.md, "An ordered pass's cut nodes").
 constexpr int searched_before_split(NodeKind kind, bool ordered = false) {
-  if (kind != NodeKind::cut) return 1;
+  if (kind == NodeKind::all) return 1;
+  if (kind == NodeKind::unknown) return 2;
   return ordered ? 2 : 3;
 }
 
