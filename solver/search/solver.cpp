@@ -319,9 +319,12 @@ int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int uppe
   ++passes_;
   const bool ordered = ordered_pass(k, depth);
   if (ordered) ++ordered_passes_;
-  // What the trace reports of the pass (read before and after: the counts are this Solver's).
+  // What the trace reports of the pass (read before and after: the counts are this Solver's);
+  // nothing read without a trace.
   PassRecord record;
+  std::chrono::steady_clock::time_point t0;
   if (options_.on_pass) {
+    t0 = std::chrono::steady_clock::now();
     record.solver = walker_number_;
     record.pass = passes_;
     record.purpose = purpose;
@@ -337,7 +340,6 @@ int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int uppe
     record.split_points = own_split_points();
     record.idle_seconds = own_idle_seconds();
   }
-  const auto t0 = std::chrono::steady_clock::now();
   const auto report = [&](int result) {
     if (!options_.on_pass) return result;
     record.result = result;
