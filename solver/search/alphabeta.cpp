@@ -10,6 +10,7 @@
 
 #include "solver/base/value_bounds.hpp"
 #include "solver/search/children.hpp"
+#include "solver/search/spin_lock.hpp"
 
 namespace kalah::search {
 
@@ -104,14 +105,6 @@ std::uint64_t elapsed_ns(std::chrono::steady_clock::time_point since) {
 // A searcher without work gives its core away after this many pauses.
 constexpr int kSpinsBeforeYield = 256;
 
-// A spinning searcher's pause.
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
 }  // namespace
 
 std::atomic<bool> Searcher::kNoHint{false};

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "solver/search/children.hpp"
+#include "solver/search/spin_lock.hpp"
 
 namespace kalah::search {
 
@@ -93,7 +94,7 @@ struct SplitPoint {
 
   // Shared: a, best, best_move and estimate under lock; next written under it (read without
   // it as a hint); helpers counted under the pool's lock as searchers join, down as they leave.
-  std::mutex lock;
+  SpinLock lock;
   std::atomic<int> next{0};     // the next position in list to hand out (written under lock)
   int a = 0;                    // the node's alpha so far
   int best = 0;                 // the node's best result so far
@@ -193,7 +194,7 @@ class SplitPool {
   std::atomic<bool>& hint(int searcher) { return hints_[static_cast<std::size_t>(searcher)]; }
 
  private:
-  std::mutex lock_;
+  SpinLock lock_;
   std::vector<SplitPoint*> open_;
   std::atomic<std::size_t> open_count_{0};  // open_.size(), read without the lock by searchers spinning
   std::vector<std::atomic<bool>> hints_;
