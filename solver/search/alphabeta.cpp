@@ -6,7 +6,6 @@
 #include <chrono>
 #include <climits>
 #include <mutex>
-#include <thread>
 
 #include "solver/base/value_bounds.hpp"
 #include "solver/search/children.hpp"
@@ -127,10 +126,7 @@ void Searcher::look_for_work(const SplitPoint* within, const Until& until) {
     if (!sp) {
       // Spin (a split point is most often open within microseconds); now and then give the
       // core away, for machines with more searchers than cores.
-      if (++spins % kSpinsBeforeYield == 0)
-        std::this_thread::yield();
-      else
-        cpu_relax();
+      spin_step(spins, kSpinsBeforeYield);
       continue;
     }
     pool.idle.fetch_sub(1);

@@ -5,8 +5,8 @@
 // open or withdraw a split point), so a thread that finds one taken has only to wait that
 // long. A std::mutex puts it to sleep instead (a futex wait), and the holder then wakes it by
 // a system call: on a virtual machine a sleeping virtual CPU is halted and woken by an
-// interrupt, tens of microseconds each way, and a two-thread full solve spent about 5% of its
-// CPU in the kernel that way (docs/search.md, "The split points' locks spin"). Here the
+// interrupt, tens of microseconds each way, and two threads' full solves spent about 5% of
+// their samples that way (docs/search.md, "The split points' locks spin"). Here the
 // waiter spins on a read (test and test-and-set: the cache line stays shared until the holder
 // writes it) with the processor's pause hint, and after many spins yields its CPU, in case
 // the holder is not running (more threads than CPUs).
@@ -29,19 +29,20 @@ inline void cpu_relax() noexcept {
 #endif
 }
 
+// One step of a spinning wait, the `spins`-th: the pause hint, and every `yield_every`-th
+// step the CPU given away (for more threads than CPUs: what is waited for may not be running).
+inline void spin_step(int& spins, int yield_every) noexcept {
+  if (++spins % yield_every == 0)
+    std::this_thread::yield();
+  else
+    cpu_relax();
+}
+
 class SpinLock {
  public:
   void lock() noexcept {
-    for (int spins = 0; locked_.exchange(true, std::memory_order_acquire);) {
-      while (locked_.load(std::memory_order_relaxed)) {
-        if (++spins < kSpinsBeforeYield) {
-          cpu_relax();
-        } else {
-          spins = 0;
-          std::this_thread::yield();
-        }
-      }
-    }
+    for (int spins = 0; locked_.exchange(true, std::memory_order_acquire);)
+      while (locked_.load(std::memory_order_relaxed)) spin_step(spins, kSpinsBeforeYield);
   }
   bool try_lock() noexcept {
     return !locked_.load(std::memory_order_relaxed) && !locked_.exchange(true, std::memory_order_acquire);
@@ -49,8 +50,8 @@ class SpinLock {
   void unlock() noexcept { locked_.store(false, std::memory_order_release); }
 
  private:
-  // A few to some tens of microseconds (a pause hint is 10 to 150 cycles by processor): far
-  // beyond any critical section here, short against a scheduler's time slice.
+  // A yield every this many steps: a few to some tens of microseconds (a pause hint is 10 to
+  // 150 cycles by processor), far beyond any critical section here.
   static constexpr int kSpinsBeforeYield = 1 << 10;
 
   std::atomic<bool> locked_{false};

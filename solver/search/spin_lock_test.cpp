@@ -49,11 +49,7 @@ TEST_CASE("spin lock: a waiter gets the lock once a holder that sleeps lets it g
     got = true;
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the waiter spins, then yields
-  bool early = false;
-  {
-    // Still held: the waiter cannot have it yet (read under the lock we hold).
-    early = got;
-  }
+  const bool early = got;  // read under the lock, still held: the waiter cannot have it yet
   lock.unlock();
   waiter.join();
   CHECK_FALSE(early);
