@@ -356,6 +356,9 @@ int Solver::pass(const Board& b, int k, int alpha, int beta, int lower, int uppe
     const BoardKey::Split key = ctx_.key.split(b, table_->index_bits());
     int result = 0;
     ctx_.ordered = ordered;
+    // The table's new pages faulted in by all the threads (not by whichever searcher first
+    // stores there while the others wait for work).
+    if (threads_ > 1) table_->populate(threads_);
     if (threads_ == 1 || walker_alone_) {  // (no searcher is idle to share with)
       result = searchers_[0]->search(b, k, key, alpha, beta, depth, root);
     } else if (ctx_.split) {

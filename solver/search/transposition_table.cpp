@@ -1,6 +1,7 @@
 #include "solver/search/transposition_table.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cassert>
@@ -120,7 +121,23 @@ std::uint64_t TranspositionTable::digest() const {
   return h;
 }
 
+void TranspositionTable::populate(int threads) {
+  const std::size_t end = bytes();
+  if (populated_bytes_.load(std::memory_order_relaxed) >= end) return;  // (most calls)
+  const std::size_t begin = populated_bytes_.exchange(end);
+  if (begin >= end) return;
+  const std::size_t page = static_cast<std::size_t>(std::max(sysconf(_SC_PAGESIZE), 512L));
+  const std::size_t stride = page / sizeof(std::uint64_t);
+  const std::size_t first = begin / sizeof(std::uint64_t), last = end / sizeof(std::uint64_t);
+  // A write faults a page in (a read would map the shared zero page, to fault again when
+  // written); an OR of zero leaves a searcher's entry as it is.
+#pragma omp parallel for num_threads(std::max(threads, 1)) schedule(static)
+  for (std::size_t w = first; w < last; w += stride)
+    std::atomic_ref<std::uint64_t>(words_[w]).fetch_or(0, std::memory_order_relaxed);
+}
+
 void TranspositionTable::clear() {
+  populated_bytes_.store(0);
 #ifdef MADV_DONTNEED
   // Give the pages back: they read as zero again.
   if (madvise(words_, max_bytes(), MADV_DONTNEED) == 0) return;

@@ -89,6 +89,14 @@ class TranspositionTable {
   // Forget everything (the size stays).
   void clear();
 
+  // Fault in the pages of the buckets in use that no call has faulted in yet (all of them the
+  // first time, the new half after a growth), split among `threads` threads. Otherwise the
+  // first searcher to touch a page pays for it, and in the first passes of a solve that is
+  // one thread while the others wait: 16 MiB of huge pages cost 2-40 ms on a virtual machine
+  // whose host backs its memory lazily (session 68, docs/search.md). Safe beside searchers
+  // (each page gets an atomic OR of zero), but pointless on one thread.
+  void populate(int threads);
+
  private:
   static TableEntry decode(std::uint64_t w) {
     TableEntry e;
@@ -107,6 +115,7 @@ class TranspositionTable {
   std::size_t buckets_ = 0;
   std::size_t max_buckets_ = 0;
   int index_bits_ = 0;
+  std::atomic<std::size_t> populated_bytes_{0};  // populate()'s progress: a prefix of the memory
 };
 
 }  // namespace kalah::search

@@ -5,6 +5,7 @@
 #include "testing/catch.hpp"
 
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "solver/search/transposition_table.hpp"
@@ -131,4 +132,36 @@ TEST_CASE("table: a store says when it took an empty slot", "[search][table]") {
   CHECK_FALSE(table.store(1, 10, 0, 0, 2, 1));  // same board: merged
   for (int i = 1; i < TranspositionTable::kBucketEntries; ++i) CHECK(table.store(1, 10 + i, 0, 0, -1, 5));
   CHECK_FALSE(table.store(1, 99, 0, 0, -1, 9));  // bucket full: an entry replaced
+}
+
+TEST_CASE("table: faulting its pages in changes no entry, beside a searcher's stores", "[search][table]") {
+  TranspositionTable table(std::size_t(1) << 20, std::size_t(1) << 18);
+  std::mt19937_64 rng(7);
+  const auto index_of = [&](std::uint64_t key) { return key & ((std::uint64_t(1) << table.index_bits()) - 1); };
+  for (int i = 0; i < 2000; ++i) {
+    const std::uint64_t key = rng() & ((std::uint64_t(1) << 30) - 1);
+    table.store(index_of(key), key >> table.index_bits(), -3, 5, i % 6, i % 20);
+  }
+  const std::uint64_t before = table.digest();
+  table.populate(2);
+  CHECK(table.digest() == before);
+  table.populate(2);  // nothing new to fault in
+  CHECK(table.digest() == before);
+  // Another thread stores while the pages of the grown table are faulted in: every store lands.
+  table.grow(2);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> keys;
+  for (std::uint64_t i = 0; i < 4000; ++i) keys.emplace_back(i * 4, rng() & ((std::uint64_t(1) << 20) - 1));
+  std::thread storer([&] {
+    // A bucket each, and the most work: nothing replaces them.
+    for (const auto& [index, tag] : keys) table.store(index, tag, 1, 1, 2, 63);
+  });
+  table.populate(3);
+  storer.join();
+  std::size_t found = 0;
+  for (const auto& [index, tag] : keys) found += table.probe(index, tag).lower == 1;
+  CHECK(found == keys.size());
+  table.clear();
+  CHECK(table.used() == 0);
+  table.populate(1);  // (the cleared pages again)
+  CHECK(table.used() == 0);
 }
